@@ -1,0 +1,52 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# The first Python >= 3.12 found (Django 6 needs it): on PATH, then in pyenv's versions.
+CANDIDATES := python3.12 python3.13 python3 \
+	$(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3) \
+	$(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3) \
+	$(wildcard /usr/bin/python3.1[2-9])
+BASE_PYTHON := $(firstword $(foreach c,$(CANDIDATES),$(shell $(c) -c 'import sys; print("$(c)") if sys.version_info >= (3, 12) else None' 2>/dev/null)))
+
+.PHONY: run test install lint serve e2e-deps clean
+
+install: $(VENV)/.installed node_modules/.installed
+	@$(PY) manage.py compile_translations
+
+$(VENV)/.installed: pyproject.toml
+	@if [ ! -x $(PY) ]; then \
+	  if [ -z "$(BASE_PYTHON)" ]; then \
+	    echo "Python 3.12 or newer is needed (Django 6). Install it (e.g. 'pyenv install 3.12') and run make again."; exit 1; \
+	  fi; \
+	  echo "Creating $(VENV) with $(BASE_PYTHON)"; $(BASE_PYTHON) -m venv $(VENV); \
+	fi
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+	@touch $@
+
+node_modules/.installed: package.json
+	@command -v npm >/dev/null || { echo "npm is needed to install htmx (apt-get install npm)."; exit 1; }
+	npm install --no-audit --no-fund --loglevel=error
+	@touch $@
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py import_rulebooks
+	$(PY) manage.py create_demo
+	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker. Ctrl-C stops both."
+	@trap 'kill $$(jobs -p) 2>/dev/null; wait' INT TERM EXIT; \
+	  $(VENV)/bin/celery -A config worker --beat --loglevel=WARNING --concurrency=2 & \
+	  $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application & \
+	  wait
+
+test: install
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(PY) -m ruff check .
+
+clean:
+	rm -rf var/test-* staticfiles

@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+
+
+class SignupExtraForm(forms.Form):
+    """Extra fields on allauth's sign-up form (ACCOUNT_SIGNUP_FORM_CLASS)."""
+
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=60,
+        required=False,
+        help_text=_("How other members see you. Leave empty to use your username."),
+    )
+    language = forms.ChoiceField(label=_("Preferred language"), choices=settings.LANGUAGES)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["language"].initial = translation.get_language() or "en"
+
+    def signup(self, request: Any, user: User) -> None:
+        user.display_name = self.cleaned_data.get("display_name", "")
+        user.language = self.cleaned_data.get("language") or "en"
+        user.save(update_fields=["display_name", "language"])
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ["display_name", "language"]

@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand
+
+from accounts.models import User
+
+DEMO_USERNAME = "demo"
+DEMO_PASSWORD = "club-demo-2026"
+EDITORS_GROUP = "Rulebook editors"
+
+
+class Command(BaseCommand):
+    help = "Create (or reset) the demo member, who is also a rulebook editor."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        user, created = User.objects.get_or_create(
+            username=DEMO_USERNAME,
+            defaults={"display_name": "Demo", "email": "demo@example.com"},
+        )
+        user.set_password(DEMO_PASSWORD)
+        user.save()
+        editors, _ = Group.objects.get_or_create(name=EDITORS_GROUP)
+        user.groups.add(editors)
+        verb = "Created" if created else "Ready"
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"{verb}: demo account '{DEMO_USERNAME}' / password '{DEMO_PASSWORD}' "
+                f"(member of '{EDITORS_GROUP}'). Bots ready at levels easy, normal and hard."
+            )
+        )

@@ -1,0 +1,14 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from accounts import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("me/", views.profile, name="profile"),
+    path("me/edit/", views.profile_edit, name="profile-edit"),
+    path("me/notifications/", views.notifications, name="notifications"),
+    path("language/", views.set_language, name="set-language"),
+]

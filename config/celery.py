@@ -1,0 +1,15 @@
+"""The Celery app. Tasks are autodiscovered in every installed app's ``tasks.py``."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+# DjangoTask gives every task ``delay_on_commit``/``apply_async_on_commit``, so a worker never
+# reads a row before the transaction that wrote it has committed.
+app = Celery("config", task_cls="celery.contrib.django.task:DjangoTask")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,315 @@
+"""Settings for the board-game club site: one module, driven by environment variables.
+
+With no variables at all the site runs on embedded defaults: SQLite under ``var/``, Celery on
+kombu's filesystem transport under ``var/celery/`` and a channel layer that relays group
+messages between processes through a small SQLite file (see ``config/channel_layers.py``).
+``DATABASE_URL`` switches to PostgreSQL (psycopg 3) and ``REDIS_URL`` to Redis for Celery, the
+channel layer and the cache.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
+# pytest sets PYTEST_VERSION for the session and the processes it starts (worker, server):
+# they then share the test database and test queues, never the ones of `make run`.
+TESTING = bool(os.environ.get("PYTEST_VERSION"))
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {raw!r}.")
+
+
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}.") from exc
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+DEBUG = env_bool("DEBUG", True)
+
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    # Only for local development on embedded defaults.
+    SECRET_KEY = "insecure-development-key-only-for-debug-mode-do-not-use-in-production"
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "django_htmx",
+    "channels",
+    "allauth",
+    "allauth.account",
+    "accounts",
+    "rulebooks",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.UserLanguageMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "accounts.context_processors.notifications",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------
+
+DATABASE_URL = env_str("DATABASE_URL")
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": env_str(
+                "SQLITE_PATH", str(VAR_DIR / ("test-db.sqlite3" if TESTING else "db.sqlite3"))
+            ),
+            "OPTIONS": {
+                # WAL lets the server read while the worker writes; IMMEDIATE makes every
+                # transaction take the write lock up front, which serialises moves on SQLite
+                # the way SELECT ... FOR UPDATE does on PostgreSQL.
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 30,
+            },
+            # A file, not :memory:, so worker and server processes started by tests share it.
+            "TEST": {"NAME": str(VAR_DIR / "test-db.sqlite3")},
+        }
+    }
+USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "accounts.User"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+if TESTING:
+    # Creating the cast of test members would otherwise cost a second each.
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+
+# --- Redis: cache, channel layer, Celery -----------------------------------------------------
+
+REDIS_URL = env_str("REDIS_URL")
+
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNELS_PREFIX", "club")},
+        }
+    }
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
+    }
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "config.channel_layers.EmbeddedChannelLayer",
+            "CONFIG": {
+                "path": env_str(
+                    "CHANNELS_RELAY_PATH",
+                    str(VAR_DIR / ("test-channels.sqlite3" if TESTING else "channels.sqlite3")),
+                )
+            },
+        }
+    }
+    CELERY_FS_DIR = Path(
+        env_str("CELERY_FS_DIR", str(VAR_DIR / ("test-celery" if TESTING else "celery")))
+    )
+    for _folder in ("queue", "control", "results"):
+        (CELERY_FS_DIR / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_FS_DIR / "queue"),
+        "data_folder_out": str(CELERY_FS_DIR / "queue"),
+        "control_folder": str(CELERY_FS_DIR / "control"),
+        "store_processed": False,
+    }
+    CELERY_RESULT_BACKEND = f"file://{CELERY_FS_DIR / 'results'}"
+    CELERY_BEAT_SCHEDULE_FILENAME = str(CELERY_FS_DIR / "beat-schedule")
+
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_RESULT_EXPIRES = 3600
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    name: {"task": f"games.tasks.{name}", "schedule": 60.0}
+    for name in ["take_over_timed_out_seats", "fill_open_seats_with_bots",
+                 "reschedule_stuck_bot_turns"]
+}
+# Search budget per bot level: seconds, or {"iterations": n}; tests keep the hard bot quick.
+BOT_BUDGETS: dict[str, object] = {"hard": 0.05} if TESTING else {}
+
+# --- Games ------------------------------------------------------------------------------------
+
+BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 1.0)  # seconds between a move and a bot's reply
+TURN_TIMEOUT = env_float("TURN_TIMEOUT", 24 * 3600)  # seconds before a bot takes over a seat
+
+# --- Internationalisation --------------------------------------------------------------------
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("hu", _("Hungarian")), ("pl", _("Polish"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = env_str("TIME_ZONE", "Europe/Budapest")
+USE_TZ = True
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+
+# --- Static files -----------------------------------------------------------------------------
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    ("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist"),
+    ("vendor/htmx-ext-ws", BASE_DIR / "node_modules" / "htmx-ext-ws"),
+]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+# Serve straight from the finders so a fresh checkout needs no collectstatic step.
+WHITENOISE_USE_FINDERS = True
+
+# --- Accounts (django-allauth) ----------------------------------------------------------------
+
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "home"
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtraForm"
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+ACCOUNT_PRESERVE_USERNAME_CASING = False
+# Development prints e-mails on the console; production sends them over SMTP.
+EMAIL_BACKEND_DEFAULT = (
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend"
+)
+MAILERS: dict[str, dict] = {
+    "default": {"BACKEND": env_str("EMAIL_BACKEND", EMAIL_BACKEND_DEFAULT), "OPTIONS": {}}
+}
+if env_str("EMAIL_HOST"):
+    MAILERS["default"]["OPTIONS"] = {
+        "host": env_str("EMAIL_HOST"),
+        "port": int(env_float("EMAIL_PORT", 587)),
+        "username": env_str("EMAIL_HOST_USER"),
+        "password": env_str("EMAIL_HOST_PASSWORD"),
+        "use_tls": env_bool("EMAIL_USE_TLS", True),
+    }
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "club@localhost")
+
+# --- Production hygiene -----------------------------------------------------------------------
+
+if not DEBUG:
+    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
+    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = int(env_float("SECURE_HSTS_SECONDS", 31536000))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}
+
+VAR_DIR.mkdir(parents=True, exist_ok=True)

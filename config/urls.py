@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+
+from config import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/", include("allauth.urls")),
+    path("members/", include("accounts.urls")),
+    path("rules/", include("rulebooks.urls")),
+    path("games/", include("games.urls")),
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+]
+
+handler404 = "config.views.page_not_found"
+handler500 = "config.views.server_error"
+
+if settings.DEBUG:
+    urlpatterns += [path("404/", views.page_not_found, {"exception": None})]

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+from django.contrib import admin
+
+from games.models import Game, Move, Rating, Result, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["position", "user", "bot_level", "label", "bot_took_over", "resigned"]
+    readonly_fields = fields
+    can_delete = False
+
+
+class ResultInline(admin.TabularInline):
+    model = Result
+    extra = 0
+    fields = ["seat", "user", "bot_level", "score", "rank", "rating_before", "rating_after"]
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["pk", "engine_slug", "players", "status", "version", "created_by", "updated_at"]
+    list_filter = ["engine_slug", "status", "imported"]
+    search_fields = ["seats__user__username", "seats__user__display_name"]
+    inlines = [SeatInline, ResultInline]
+    # The log is the truth and services are its only writers (principle 2): read-only here.
+    readonly_fields = [
+        "engine_slug",
+        "options",
+        "seed",
+        "players",
+        "status",
+        "created_by",
+        "started_at",
+        "finished_at",
+        "turn_started_at",
+        "state",
+        "version",
+        "imported",
+    ]
+
+    def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    list_display = ["game", "number", "seat", "by_bot", "created_at"]
+    list_filter = ["by_bot"]
+    readonly_fields = ["game", "number", "seat", "payload", "by_bot", "created_at"]
+
+    def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ["engine_slug", "user", "bot_level", "mu", "sigma", "games_played"]
+    list_filter = ["engine_slug", "bot_level"]

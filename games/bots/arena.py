@@ -1,0 +1,206 @@
+"""Seeded matches between bots, a benchmark apart from the tests.
+
+    python -m games.bots.arena akropolis --players 2 --games 100 --bots greedy,random --seed 1
+
+Game g uses seed `S + g` and rotates the seats, so every bot plays every seat equally
+often. Each bot sees only its seat's view. One line per finished game goes to stderr;
+the summary goes to stdout: win rates (a shared victory counts 1/k for each of the k
+winners) with Wilson 95% intervals, average scores, and median and worst time per move.
+
+GAME is a registered slug, or `module:ATTRIBUTE` for an engine outside the registry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.bots import BOTS, LEVELS, choose_move
+from games.bots.evaluation import outcome
+
+# Longer than any real game; a bot that loops forever fails the match loudly instead.
+MAX_MOVES = 10_000
+Z95 = 1.959964
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    game: str
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    budget: float | None = None
+    iterations: int | None = None
+
+
+@dataclass(slots=True)
+class GameResult:
+    index: int
+    lineup: tuple[int, ...]
+    totals: list[int]
+    credit: list[float]
+    times: dict[int, list[float]] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def load_engine(game: str) -> Any:
+    if ":" in game:
+        module, attribute = game.split(":", 1)
+        return getattr(importlib.import_module(module), attribute)
+    from games import engines
+
+    return engines.get(game)
+
+
+def lineup(match: Match, index: int) -> tuple[int, ...]:
+    """For each seat, the index of the bot playing it: rotated by one seat per game."""
+    n = len(match.bots)
+    return tuple((seat + index) % n for seat in range(match.players))
+
+
+def move_seed(match: Match, index: int, ply: int) -> int:
+    return (match.seed * 1_000_003 + index) * 100_003 + ply
+
+
+def play_game(match: Match, index: int) -> GameResult:
+    engine = load_engine(match.game)
+    seats = lineup(match, index)
+    state = engine.new_game(match.players, seed=match.seed + index)
+    times: dict[int, list[float]] = {b: [] for b in set(seats)}
+    started = time.perf_counter()
+    for ply in range(MAX_MOVES):
+        if engine.is_over(state):
+            break
+        seat = engine.to_move(state)[0]
+        bot = seats[seat]
+        before = time.perf_counter()
+        move = choose_move(
+            engine,
+            engine.view(state, seat),
+            seat,
+            match.bots[bot],
+            seed=move_seed(match, index, ply),
+            budget=match.budget,
+            iterations=match.iterations,
+        )
+        times[bot].append(time.perf_counter() - before)
+        state = engine.apply_move(state, seat, move)
+    else:
+        raise RuntimeError(f"game {index} did not end within {MAX_MOVES} moves")
+    return GameResult(
+        index=index,
+        lineup=seats,
+        totals=list(engine.scores(state)["totals"]),
+        credit=outcome(engine, state),
+        times=times,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def play_match(match: Match, games: int, jobs: int = 1) -> Iterator[GameResult]:
+    if jobs <= 1:
+        for index in range(games):
+            yield play_game(match, index)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(play_game, match, index) for index in range(games)]
+        for future in futures:
+            yield future.result()
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (half-wins allowed in `successes`)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = p + z * z / (2 * n)
+    margin = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    denominator = 1 + z * z / n
+    return (centre - margin) / denominator, (centre + margin) / denominator
+
+
+def labels(bots: tuple[str, ...]) -> list[str]:
+    """Bot names, numbered when the same bot plays twice."""
+    return [f"{b}#{i + 1}" if bots.count(b) > 1 else b for i, b in enumerate(bots)]
+
+
+def game_line(match: Match, result: GameResult, done: int, total: int) -> str:
+    names = labels(match.bots)
+    seats = ", ".join(
+        f"{names[bot]} {result.totals[seat]}" for seat, bot in enumerate(result.lineup)
+    )
+    won = " = ".join(names[result.lineup[s]] for s, c in enumerate(result.credit) if c > 0)
+    seed = match.seed + result.index
+    return f"game {done}/{total} (seed {seed}): {seats} -> {won} [{result.seconds:.1f}s]"
+
+
+def summary(match: Match, results: list[GameResult]) -> str:
+    names = labels(match.bots)
+    width = max(len(n) for n in names)
+    lines = [
+        f"{match.game}, {match.players} players, {len(results)} games, seed {match.seed}"
+        + (f", budget {match.budget}s" if match.budget is not None else "")
+        + (f", {match.iterations} iterations" if match.iterations is not None else ""),
+        f"{'bot':<{width}}  games  wins   win rate  95% CI          avg score"
+        "  median move  worst move",
+    ]
+    for bot, name in enumerate(names):
+        played = [(r, seat) for r in results for seat, b in enumerate(r.lineup) if b == bot]
+        wins = sum(r.credit[seat] for r, seat in played)
+        scores = [r.totals[seat] for r, seat in played]
+        times = [t for r in results for t in r.times.get(bot, [])]
+        low, high = wilson(wins, len(played))
+        rate = wins / len(played) if played else 0.0
+        lines.append(
+            f"{name:<{width}}  {len(played):>5}  {wins:>5.1f}  {rate:>7.1%}  "
+            f"[{low:.1%}, {high:.1%}]  {statistics.fmean(scores) if scores else 0:>9.1f}  "
+            f"{statistics.median(times) if times else 0:>10.3f}s  {max(times, default=0):>9.3f}s"
+        )
+    return "\n".join(lines)
+
+
+def parse(argv: list[str] | None) -> tuple[Match, int, int]:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.bots.arena", description="Seeded matches between bots."
+    )
+    parser.add_argument("game", help="engine slug, or module:ATTRIBUTE")
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--games", type=int, required=True)
+    parser.add_argument(
+        "--bots", required=True, help=f"comma-separated, from {', '.join(LEVELS + BOTS)}"
+    )
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--budget", type=float, default=None, help="seconds per MCTS move")
+    parser.add_argument("--iterations", type=int, default=None, help="MCTS iterations per move")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once")
+    args = parser.parse_args(argv)
+    bots = tuple(args.bots.split(","))
+    unknown = [b for b in bots if b not in LEVELS + BOTS]
+    if unknown:
+        parser.error(f"unknown bots: {', '.join(unknown)}")
+    if len(bots) > args.players:
+        parser.error("more bots than players")
+    match = Match(args.game, args.players, bots, args.seed, args.budget, args.iterations)
+    return match, args.games, args.jobs
+
+
+def main(argv: list[str] | None = None) -> int:
+    match, games, jobs = parse(argv)
+    results = []
+    for done, result in enumerate(play_match(match, games, jobs), start=1):
+        results.append(result)
+        print(game_line(match, result, done, games), file=sys.stderr, flush=True)
+    print(summary(match, results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,322 @@
+"""Information-set MCTS over whole turns, the search behind the `hard` level.
+
+A turn may take several moves by one seat (Akropolis: take a tile, then place it, with
+hundreds of placements). Searching move by move spends the whole budget inside the
+bot's first turn, so this search treats a complete turn as one action ("macro-action"):
+
+* Every iteration samples a determinization of the hidden information from the bot's
+  own view (`engine.determinize(view, seat, seed)`), never the true state, and walks
+  one tree grown for the bot's information set (Cowling, Powley and Whitehouse, 2012).
+* Tree nodes are the bot's own decision points. A node's children are whole turns,
+  ranked by the evaluation after the turn. Only the best few are open, more as the node
+  gathers visits (progressive widening), and UCB counts how often a child was
+  *available*, because after a refill of hidden tiles the legal turns differ between
+  determinizations.
+* Opponents are not tree nodes: they play a fixed policy, their best turn by their own
+  evaluation (what a greedy player does). This keeps the tree deep enough to see the
+  bot's next turns and how the opponents' replies change what is left for it.
+* After `depth` own turns (or at a newly opened child) and the replies that follow, the
+  position is evaluated; the evaluation, squashed into [0, 1], is the reward, and a
+  finished game gives its real outcome.
+
+Ranking every turn of a position is the expensive step, so rankings are cached per
+information set of the mover: determinizations that agree on everything the mover can
+see share them. An engine's evaluation module may speed this up with two optional
+helpers beside `evaluate`:
+
+* `information_key(state, seat) -> Hashable`: equal for states that look the same to
+  `seat`; by default the canonical JSON of `engine.view(state, seat)`.
+* `turns(state, seat, limit) -> list[(value, moves)]`: the best complete turns of
+  `seat`, best first, each valued like `evaluate` after the turn; by default every
+  turn is enumerated through `legal_moves` and `apply_move`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.bots.evaluation import (
+    Evaluate,
+    Move,
+    MoveKey,
+    evaluation_module,
+    evaluator_for,
+    move_key,
+    outcome,
+    scale_for,
+    squash,
+)
+
+DEFAULT_SECONDS = 1.5
+# Leaf positions one turn enumeration may evaluate before deeper steps are cut off;
+# Akropolis needs (site size) x (placements), a few thousand at most.
+TURN_LEAVES = 20_000
+
+TurnKey = tuple[MoveKey, ...]
+InformationKey = Callable[[Any, int], Hashable]
+TurnLister = Callable[[Any, int, int], list[tuple[float, list[Move]]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    # Evaluations squashed into [0, 1] differ by a few hundredths between good turns.
+    exploration: float = 0.1
+    # Turns open at a node before it has been visited: more at the root, where the
+    # decision is made, than deeper, where the tree only has to judge it.
+    root_width: int = 5
+    width: int = 2
+    # Extra open turns per square root of the node's visits.
+    widen: float = 0.5
+    # Own turns along one line before the position is judged.
+    depth: int = 2
+    # Turns kept from each ranking; more than any node ever opens.
+    keep: int = 12
+    # Determinizations are drawn from a pool of this many seeds, so the rankings after
+    # a refill of hidden tiles are computed once per sample and then reused.
+    samples: int = 8
+    # Points that make a clear lead; None takes the engine's evaluation SCALE.
+    scale: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    key: TurnKey
+    moves: tuple[Move, ...]
+    value: float
+
+
+@dataclass(slots=True)
+class Node:
+    visits: int = 0
+    reward: float = 0.0
+    available: int = 0
+    children: dict[TurnKey, Node] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Search:
+    engine: Any
+    view: dict[str, Any]
+    seat: int
+    rng: random.Random
+    evaluate: Evaluate
+    scale: float
+    information_key: InformationKey
+    list_turns: TurnLister
+    settings: Settings = Settings()
+    root: Node = field(default_factory=Node)
+    rankings: dict[Hashable, list[Turn]] = field(default_factory=dict)
+    seeds: list[int] = field(default_factory=list)
+    iterations: int = 0
+
+    def iterate(self) -> None:
+        if not self.seeds:
+            self.seeds = [self.rng.getrandbits(62) for _ in range(self.settings.samples)]
+        seed = self.seeds[self.iterations % len(self.seeds)]
+        state = self.engine.determinize(self.view, self.seat, seed)
+        node, path = self.root, [self.root]
+        own_turns = 0
+        while not self.engine.is_over(state):
+            mover = self._mover(state)
+            if mover != self.seat:
+                state = self._play(state, mover, self._ranked(state, mover)[0])
+                continue
+            if own_turns >= self.settings.depth:
+                break
+            ranked = self._ranked(state, mover)
+            width = self.settings.root_width if node is self.root else self.settings.width
+            width += int(self.settings.widen * math.sqrt(node.visits))
+            open_turns = ranked[:width]
+            for turn in open_turns:
+                if turn.key in node.children:
+                    node.children[turn.key].available += 1
+            fresh = [t for t in open_turns if t.key not in node.children]
+            if fresh:
+                turn = fresh[0]
+                node.children[turn.key] = Node(available=1)
+                # A new child is judged after the replies to it, not searched deeper.
+                own_turns = self.settings.depth
+            else:
+                turn = self._select(node, open_turns)
+                own_turns += 1
+            node = node.children[turn.key]
+            path.append(node)
+            state = self._play(state, mover, turn)
+        reward = self._reward(state)
+        for visited in path:
+            visited.visits += 1
+            visited.reward += reward
+        self.iterations += 1
+
+    def best_move(self) -> Move:
+        """The first move of the most visited turn (the best mean among equals)."""
+        state = self.engine.determinize(self.view, self.seat, 0)
+        legal = {move_key(m): m for m in self.engine.legal_moves(state, self.seat)}
+        tried = [
+            (child.visits, child.reward / child.visits, key)
+            for key, child in self.root.children.items()
+            if child.visits and key[0] in legal
+        ]
+        if not tried:
+            return dict(self._ranked(state, self.seat)[0].moves[0])
+        return dict(legal[max(tried)[2][0]])
+
+    def decided(self, remaining: float) -> bool:
+        """True when `remaining` more iterations could not change the most visited turn."""
+        visits = sorted((c.visits for c in self.root.children.values()), reverse=True)
+        if len(visits) < 2:
+            return bool(visits) and self.iterations >= self.settings.samples
+        return visits[0] - visits[1] > remaining
+
+    def _mover(self, state: Any) -> int:
+        seats = self.engine.to_move(state)
+        return self.seat if self.seat in seats else seats[0]
+
+    def _ranked(self, state: Any, mover: int) -> list[Turn]:
+        """The mover's best turns, best first, shared by states of one information set."""
+        key = (mover, self.information_key(state, mover))
+        ranked = self.rankings.get(key)
+        if ranked is None:
+            ranked = [
+                Turn(tuple(move_key(m) for m in moves), tuple(moves), value)
+                for value, moves in self.list_turns(state, mover, self.settings.keep)
+            ]
+            self.rankings[key] = ranked
+        return ranked
+
+    def _play(self, state: Any, mover: int, turn: Turn) -> Any:
+        """Play a ranked turn; if a hidden draw inside it made a step illegal, finish the
+        turn with the mover's best completion in this determinization instead."""
+        for move in turn.moves:
+            if self.engine.is_over(state) or self._mover(state) != mover:
+                return state
+            legal = {move_key(m) for m in self.engine.legal_moves(state, mover)}
+            if move_key(move) not in legal:
+                return self._finish(state, mover)
+            state = self.engine.apply_move(state, mover, move)
+        return state
+
+    def _finish(self, state: Any, mover: int) -> Any:
+        while not self.engine.is_over(state) and self._mover(state) == mover:
+            moves = self.list_turns(state, mover, 1)[0][1]
+            state = self.engine.apply_move(state, mover, moves[0])
+        return state
+
+    def _select(self, node: Node, turns: list[Turn]) -> Turn:
+        def ucb(turn: Turn) -> float:
+            child = node.children[turn.key]
+            mean = child.reward / child.visits if child.visits else 1.0
+            return mean + self.settings.exploration * math.sqrt(
+                math.log(max(child.available, 1)) / max(child.visits, 1)
+            )
+
+        return max(turns, key=ucb)
+
+    def _reward(self, state: Any) -> float:
+        if self.engine.is_over(state):
+            return outcome(self.engine, state)[self.seat]
+        return squash(self.evaluate(state, self.seat), self.scale)
+
+
+def enumerate_turns(engine: Any, evaluate: Evaluate) -> TurnLister:
+    """The generic turn lister: every complete turn through the protocol, best first."""
+
+    def best_turns(state: Any, seat: int, limit: int) -> list[tuple[float, list[Move]]]:
+        found: list[tuple[float, list[Move]]] = []
+        budget = [TURN_LEAVES]
+
+        def walk(current: Any, moves: list[Move]) -> None:
+            for move in engine.legal_moves(current, seat):
+                after = engine.apply_move(current, seat, move)
+                line = [*moves, move]
+                over = engine.is_over(after)
+                if over or engine.to_move(after) != [seat] or budget[0] <= 0:
+                    budget[0] -= 1
+                    found.append((evaluate(after, seat), line))
+                else:
+                    walk(after, line)
+
+        walk(state, [])
+        # Stable sort: among equal values the engine's own move order decides.
+        found.sort(key=lambda item: -item[0])
+        return found[:limit]
+
+    return best_turns
+
+
+def view_key(engine: Any) -> InformationKey:
+    """The generic information key: what the seat sees, as canonical JSON."""
+
+    def key(state: Any, seat: int) -> Hashable:
+        return json.dumps(engine.view(state, seat), sort_keys=True, separators=(",", ":"))
+
+    return key
+
+
+def choose(
+    engine: Any,
+    view: dict[str, Any],
+    seat: int,
+    *,
+    seed: int,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    settings: Settings | None = None,
+) -> Move:
+    """Search for `iterations` (reproducible for a seed) or for `seconds` of wall time."""
+    return search(
+        engine, view, seat, seed=seed, seconds=seconds, iterations=iterations, settings=settings
+    ).best_move()
+
+
+def search(
+    engine: Any,
+    view: dict[str, Any],
+    seat: int,
+    *,
+    seed: int,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    settings: Settings | None = None,
+) -> Search:
+    settings = settings or Settings()
+    evaluate = evaluator_for(engine)
+    module = evaluation_module(engine)
+    information_key = getattr(module, "information_key", None) or view_key(engine)
+    list_turns = getattr(module, "turns", None) or enumerate_turns(engine, evaluate)
+    found = Search(
+        engine=engine,
+        view=view,
+        seat=seat,
+        rng=random.Random(seed),
+        evaluate=evaluate,
+        scale=settings.scale or scale_for(engine),
+        information_key=information_key,
+        list_turns=list_turns,
+        settings=settings,
+    )
+    if iterations is not None:
+        for _ in range(iterations):
+            found.iterate()
+        return found
+    started = time.perf_counter()
+    deadline = started + (DEFAULT_SECONDS if seconds is None else seconds)
+    found.iterate()
+    slowest = time.perf_counter() - started
+    # An iteration that ranks new positions can take a tenth of a second or more, so
+    # none starts unless the slowest one so far would still end before the deadline.
+    while (now := time.perf_counter()) + slowest < deadline:
+        # Stop early once the most visited turn cannot be overtaken in the time left,
+        # at the rate iterations have run so far: more search could not change the move.
+        rate = found.iterations / max(now - started, 1e-9)
+        if found.decided(rate * (deadline - now)):
+            break
+        found.iterate()
+        slowest = max(slowest, time.perf_counter() - now)
+    return found

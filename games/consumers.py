@@ -1,0 +1,71 @@
+"""The live game socket: a read-only pipe (moves arrive as HTTP posts, never over it).
+
+On every `game.changed` the socket renders the board afresh from the database for its own
+seat, so a message can never carry another seat's hidden information (principle 4), and
+every message carries the move number in `data-version` (principle 6).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+
+from games import broadcast, selectors
+from games.models import Game
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        if not await self.game_exists():
+            await self.close()
+            return
+        # The newest move number this socket has sent: an older announcement arriving late
+        # would only repeat a board the browser already has.
+        self.sent_version = -1
+        self.group = broadcast.group_name(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Browsers have nothing to say here (one write path: HTTP posts); ignore it."""
+
+    async def game_changed(self, event: dict[str, Any]) -> None:
+        if int(event.get("version", 0)) < self.sent_version:
+            return
+        html, version = await self.render()
+        if html and version >= self.sent_version:
+            self.sent_version = version
+            await self.send(text_data=html)
+
+    @database_sync_to_async
+    def game_exists(self) -> bool:
+        return Game.objects.filter(pk=self.game_id).exists()
+
+    def language(self, user: Any) -> str:
+        if user is not None and user.is_authenticated and user.language:
+            return str(user.language)
+        cookie = self.scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
+        return cookie if cookie in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+    @database_sync_to_async
+    def render(self) -> tuple[str, int]:
+        from games import rendering
+
+        game = Game.objects.filter(pk=self.game_id).first()
+        if game is None:
+            return "", -1
+        user = self.scope.get("user")
+        # Looked up for each message: a visitor who joins an open seat becomes that seat.
+        seat = selectors.seat_for_user(game, user)
+        with translation.override(self.language(user)):
+            html = rendering.live_fragments(game=game, seat=seat, user=user)
+        return html, game.version

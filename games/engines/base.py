@@ -1,0 +1,107 @@
+"""What every rules engine shares: the error type, the protocol and the random generator.
+
+Engines are pure: no Django, no I/O, no clock and no global random state. Everything
+random is drawn from `Rng`, whose whole state is one integer, so a game is fully
+determined by its seed and its moves, across Python versions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+class IllegalMove(Exception):
+    """A move the rules forbid, or input that is not a move at all.
+
+    `code` is stable and machine-readable (the website translates it); the message is
+    plain English for logs and tests; `params` carry the numbers a translation needs.
+    """
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"IllegalMove({self.code!r}, {self.message!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Rng:
+    """A splitmix64 generator. The whole state is one int, so dumps and replays are exact.
+
+    We never use the `random` module: its `shuffle` and `choice` are not guaranteed to
+    give the same results across Python versions, and move logs must replay for years.
+    """
+
+    state: int
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Rng:
+        return cls(seed & _MASK64)
+
+    def next(self, bound: int) -> tuple[int, Rng]:
+        """Return a number in range(bound) and the generator to use next."""
+        if bound <= 0:
+            raise ValueError("bound must be positive")
+        s = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z ^= z >> 31
+        return z % bound, Rng(s)
+
+    def shuffle(self, items: tuple[T, ...] | list[T]) -> tuple[tuple[T, ...], Rng]:
+        """Fisher-Yates shuffle; returns the shuffled tuple and the generator to use next."""
+        out = list(items)
+        rng = self
+        for i in range(len(out) - 1, 0, -1):
+            j, rng = rng.next(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out), rng
+
+
+class Engine(Protocol):
+    """The interface every engine object (`ENGINE` in `games/engines/<slug>/`) provides.
+
+    Seats are numbered 0..players-1 in turn order from the first player. Moves are
+    JSON-safe dicts with a `"type"` key; a turn with several steps is several moves.
+    States are immutable values: `apply_move` returns a new state and never changes its
+    input; an illegal move raises `IllegalMove` and changes nothing.
+
+    Optional, for engines that want bots to search without peeking at hidden
+    information:
+
+        determinize(view: dict, seat: int | None, seed: int) -> State
+
+    builds a complete state consistent with `view(state, seat)`, sampling whatever that
+    view hides (for example the order of face-down stacks) from `seed`.
+    """
+
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+
+    def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> Any: ...
+
+    def to_move(self, state: Any) -> list[int]: ...
+
+    def legal_moves(self, state: Any, seat: int) -> list[dict[str, Any]]: ...
+
+    def apply_move(self, state: Any, seat: int, move: dict[str, Any]) -> Any: ...
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def scores(self, state: Any) -> dict[str, Any]: ...
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
+
+    def dump(self, state: Any) -> dict[str, Any]: ...
+
+    def load(self, data: dict[str, Any]) -> Any: ...

@@ -1,0 +1,87 @@
+"""Translated texts for the errors a member can cause while playing.
+
+Engines raise `IllegalMove` with a stable `code` and English text and never call gettext
+(STYLE.md); services raise `GameError` the same way. This module is the one place that turns
+either into a sentence in the member's language.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.engines.base import IllegalMove
+
+# Codes whose text needs no numbers. Texts with numbers are built in `describe`.
+PLAIN: dict[str, object] = {
+    # games.services.GameError
+    "unknown_game": gettext_lazy("This game is not available."),
+    "bad_players": gettext_lazy("This game cannot be played with that many players."),
+    "bad_seats": gettext_lazy("Each seat must be you, an open seat or a bot."),
+    "bad_bot_level": gettext_lazy("Choose a bot level: easy, normal or hard."),
+    "bad_options": gettext_lazy("These game options cannot be combined."),
+    "two_seats_for_me": gettext_lazy("You can take only one seat in a game."),
+    "not_open": gettext_lazy("This game is no longer waiting for players."),
+    "already_seated": gettext_lazy("You already have a seat in this game."),
+    "no_open_seat": gettext_lazy("There is no open seat left in this game."),
+    "bad_invite": gettext_lazy("This invitation link is not valid for this game."),
+    "not_seated": gettext_lazy("You do not have a seat in this game."),
+    "not_full": gettext_lazy("The game can start only when every seat is taken."),
+    "not_running": gettext_lazy("This game is not running."),
+    "bot_seat": gettext_lazy("A bot plays this seat now."),
+    "not_your_turn": gettext_lazy("It is not your turn."),
+    "stale": gettext_lazy(
+        "The game has moved on since this page was loaded (another tab, or a double click). "
+        "The board now shows the current position; nothing was played."
+    ),
+    "bad_move": gettext_lazy("That is not a move this game understands."),
+    "already_resigned": gettext_lazy("You have already resigned from this game."),
+    "not_finished": gettext_lazy("Only a finished game can be exported."),
+    "bad_number": gettext_lazy("There is no such move in this game."),
+    "bad_file": gettext_lazy("This file is not a game exported from this site."),
+    "scores_differ": gettext_lazy(
+        "The scores in this file do not match its moves; the file was changed."
+    ),
+    # games.engines: what any engine may say
+    "game_over": gettext_lazy("The game is over."),
+    "wrong_phase": gettext_lazy("That is not what this turn asks for now."),
+    # Akropolis (games/engines/akropolis), spec §2.3 and §4
+    "no_such_tile": gettext_lazy("The construction site has no such tile."),
+    "unsupported": gettext_lazy(
+        "A tile must lie flat: it cannot overhang an empty space or lie partly on the table "
+        "and partly on the city."
+    ),
+    "mixed_heights": gettext_lazy(
+        "A tile must lie flat: all three hexes under it must be at the same level."
+    ),
+    "not_touching": gettext_lazy("A tile laid on the table must share an edge with your city."),
+    "single_tile_support": gettext_lazy(
+        "A tile built on your city must rest on at least two different tiles."
+    ),
+}
+
+
+def describe(exc: Exception) -> str:
+    """The member-facing text for a `GameError` or an `IllegalMove`, in the active language."""
+    code = getattr(exc, "code", "")
+    params = getattr(exc, "params", {}) or {}
+    if code == "not_enough_stones" and "cost" in params:
+        return _("That tile costs %(cost)s stones and you have %(stones)s.") % {
+            "cost": params["cost"],
+            "stones": params.get("stones", 0),
+        }
+    if code == "bad_players" and "min" in params:
+        return _("This game is for %(min)s to %(max)s players.") % {
+            "min": params["min"],
+            "max": params["max"],
+        }
+    if code == "bad_move_number" and "number" in params:
+        return _("Move %(number)s of the file cannot be played: %(reason)s") % {
+            "number": params["number"],
+            "reason": describe(params["cause"]) if "cause" in params else "",
+        }
+    if code in PLAIN:
+        return str(PLAIN[code])
+    if isinstance(exc, IllegalMove):
+        return _("That move is not allowed.")
+    return _("Something went wrong with this game; please reload the page.")

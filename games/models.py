@@ -1,0 +1,165 @@
+"""Games, their seats, the append-only move log, and results.
+
+DESIGN.md principle 3: a game is its engine, options, seed and ordered moves. ``state`` and
+``version`` are a cache of replaying the log (``version`` = number of moves applied), kept so a
+page never has to replay; ``audit_games`` checks the cache against the log.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    engine_slug = models.CharField(_("game"), max_length=40)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    seed = models.BigIntegerField(_("seed"))
+    players = models.PositiveSmallIntegerField(_("players"))
+    status = models.CharField(_("status"), max_length=12, choices=Status, default=Status.OPEN)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="games_created"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # When the seat(s) to move started waiting: the turn timeout counts from here.
+    turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    state = models.JSONField(_("cached state"), null=True, blank=True)
+    version = models.PositiveIntegerField(_("moves played"), default=0)
+    imported = models.BooleanField(_("imported"), default=False)
+
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        indexes = [models.Index(fields=["status", "updated_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.engine_slug} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:play", args=[self.pk])
+
+    @property
+    def group_name(self) -> str:
+        return f"game-{self.pk}"
+
+
+class Seat(models.Model):
+    class BotLevel(models.TextChoices):
+        EASY = "easy", _("Easy bot")
+        NORMAL = "normal", _("Normal bot")
+        HARD = "hard", _("Hard bot")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))  # engine seat number, 0-based
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+    )
+    bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel, blank=True)
+    invite_token = models.CharField(max_length=40, default=new_token, unique=True)
+    # An open seat may be filled by a bot of this level if nobody joins by the deadline.
+    fill_bot_level = models.CharField(max_length=8, choices=BotLevel, blank=True)
+    fill_deadline = models.DateTimeField(null=True, blank=True)
+    # A member's seat played by a bot after a timeout or resignation; the member stays listed.
+    bot_took_over = models.BooleanField(default=False)
+    resigned = models.BooleanField(default=False)
+    # The player's name as recorded in an imported file (such seats have no member).
+    label = models.CharField(_("name"), max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="unique_seat_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.position}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+    @property
+    def is_bot(self) -> bool:
+        """True when a bot plays this seat now (a bot seat, or a member's seat taken over)."""
+        return bool(self.bot_level) and (self.user_id is None or self.bot_took_over)
+
+
+class Move(models.Model):
+    """One entry of the append-only move log."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()  # 0-based; the game's version before this move
+    seat = models.PositiveSmallIntegerField()
+    payload = models.JSONField()
+    by_bot = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="unique_move_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} move {self.number}"
+
+
+class Result(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="results"
+    )
+    bot_level = models.CharField(max_length=8, blank=True)
+    score = models.IntegerField()
+    breakdown = models.JSONField(default=dict)
+    rank = models.PositiveSmallIntegerField()  # 1 = winner; shared victories share rank 1
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "rank", "seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="unique_result_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.seat}: {self.score}"
+
+
+class Rating(models.Model):
+    """A member's (or bot level's) OpenSkill rating for one game."""
+
+    engine_slug = models.CharField(max_length=40)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="ratings"
+    )
+    bot_level = models.CharField(max_length=8, blank=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games_played = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["engine_slug", "user", "bot_level"], name="unique_rating"),
+        ]
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma

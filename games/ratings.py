@@ -1,0 +1,66 @@
+"""OpenSkill (Plackett-Luce) ratings per game, for members and for each bot level.
+
+A finished game updates the rating of every participant that occupies exactly one seat:
+a bot level playing several seats of the same game (two "normal" bots) learns nothing from
+playing itself, so those seats are left out. A member whose seat a bot finished (timeout,
+resignation) is rated on the result, since the member chose to leave it. The number shown
+is the ordinal mu - 3 sigma, which starts at 0 and rises as the rating grows surer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from openskill.models import PlackettLuce
+
+from games.models import Rating, Result
+
+MODEL = PlackettLuce()
+
+
+def _key(result: Result) -> tuple[int | None, str]:
+    return (result.user_id, "") if result.user_id is not None else (None, result.bot_level)
+
+
+def rating_for(engine_slug: str, key: tuple[int | None, str]) -> Rating:
+    user_id, bot_level = key
+    rows = Rating.objects.select_for_update().filter(
+        engine_slug=engine_slug, user_id=user_id, bot_level=bot_level
+    )
+    # order_by pk: with a NULL user the unique constraint cannot stop a duplicate bot row
+    # created by a concurrent game, so every reader agrees on the oldest one.
+    row = rows.order_by("pk").first()
+    if row is None:
+        row = Rating.objects.create(
+            engine_slug=engine_slug,
+            user_id=user_id,
+            bot_level=bot_level,
+            mu=MODEL.mu,
+            sigma=MODEL.sigma,
+        )
+    return row
+
+
+def update_ratings(*, engine_slug: str, results: list[Result]) -> None:
+    """Rate one finished game; sets `rating_before`/`rating_after` on the results it rates."""
+    keys = [_key(result) for result in results]
+    counts = Counter(keys)
+    rated = [
+        (result, key)
+        for result, key in zip(results, keys, strict=True)
+        if counts[key] == 1 and (key[0] is not None or key[1])
+    ]
+    if len(rated) < 2:
+        return
+    # Lock the rating rows in one fixed order, so two games finishing at once cannot deadlock.
+    locked = {key: rating_for(engine_slug, key) for key in sorted((k for _, k in rated), key=str)}
+    rows = [locked[key] for _, key in rated]
+    before = [MODEL.rating(mu=row.mu, sigma=row.sigma) for row in rows]
+    after = MODEL.rate([[rating] for rating in before], ranks=[r.rank for r, _ in rated])
+    for (result, _), row, [new] in zip(rated, rows, after, strict=True):
+        result.rating_before = row.ordinal
+        row.mu, row.sigma = new.mu, new.sigma
+        row.games_played += 1
+        row.save(update_fields=["mu", "sigma", "games_played"])
+        result.rating_after = row.ordinal
+        result.save(update_fields=["rating_before", "rating_after"])

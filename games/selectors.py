@@ -1,0 +1,74 @@
+"""Read-only questions about games that pages and consumers ask."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch
+
+from games import engines
+from games.models import Game, Seat
+
+STATUS_ORDER = {Game.Status.RUNNING: 1, Game.Status.OPEN: 2, Game.Status.FINISHED: 3}
+
+
+def seat_for_user(game: Game | int, user: Any) -> Seat | None:
+    """The user's seat in the game, or None (a spectator, or an anonymous visitor)."""
+    if user is None or not user.is_authenticated:
+        return None
+    game_id = game if isinstance(game, int) else game.pk
+    return Seat.objects.filter(game_id=game_id, user_id=user.pk).first()
+
+
+def seats_to_move(game: Game) -> list[Seat]:
+    """The seats whose turn it is, in seat order ([] unless the game runs)."""
+    if game.status != Game.Status.RUNNING or game.state is None:
+        return []
+    engine = engines.get(game.engine_slug)
+    to_move = set(engine.to_move(engine.load(game.state)))
+    return [seat for seat in game.seats.all() if seat.position in to_move]
+
+
+def _with_seats(queryset: Any) -> Any:
+    return queryset.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+    )
+
+
+def games_for_user(user: Any) -> list[Game]:
+    """The member's games, each with `my_seat`, `to_move_seats` and `my_turn` set.
+
+    Games where it is the member's turn come first, then running, waiting and finished ones,
+    each newest first.
+    """
+    games = list(
+        _with_seats(Game.objects.filter(seats__user=user).exclude(status=Game.Status.ABANDONED))
+        .distinct()
+        .order_by("-updated_at", "-pk")
+    )
+    for game in games:
+        game.my_seat = next(s for s in game.seats.all() if s.user_id == user.pk)  # type: ignore[attr-defined]
+        game.to_move_seats = seats_to_move(game)  # type: ignore[attr-defined]
+        game.my_turn = any(  # type: ignore[attr-defined]
+            s.pk == game.my_seat.pk and not s.is_bot
+            for s in game.to_move_seats  # type: ignore[attr-defined]
+        )
+    games.sort(key=lambda g: (not g.my_turn, STATUS_ORDER.get(g.status, 9)))  # type: ignore[attr-defined]
+    return games
+
+
+def open_games(user: Any = None) -> list[Game]:
+    """Games waiting for players with a seat still open; without those `user` already sits in."""
+    games = _with_seats(Game.objects.filter(status=Game.Status.OPEN)).order_by("-created_at", "-pk")
+    if user is not None and user.is_authenticated:
+        games = games.exclude(seats__user=user)
+    return [game for game in games if any(seat.is_open for seat in game.seats.all())]
+
+
+def replay_seats(game: Game, user: Any) -> list[int | None]:
+    """Whose view a visitor may step through: while the game runs a player sees only their own
+    seat and anyone else the spectator's view; after the end, every seat's view."""
+    if game.status == Game.Status.FINISHED:
+        return [None, *range(game.players)]
+    seat = seat_for_user(game, user)
+    return [seat.position if seat is not None else None]

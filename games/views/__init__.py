@@ -1,0 +1,1 @@
+"""Game pages, split by page as in django-htmx-patterns: lobby, play, history/replay."""

@@ -1,0 +1,117 @@
+"""History, the replay viewer, and exporting and importing games as JSON."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import messages as game_messages
+from games import rendering, selectors, services
+from games.engines.base import IllegalMove
+from games.forms import ImportGameForm
+from games.models import Game
+from games.views.common import get_game
+
+
+@require_GET
+@login_required
+def history(request: HttpRequest) -> HttpResponse:
+    games = selectors.games_for_user(request.user)
+    return render(
+        request,
+        "games/history.html",
+        {
+            "running": [g for g in games if g.status in (Game.Status.OPEN, Game.Status.RUNNING)],
+            "finished": [
+                g for g in games if g.status not in (Game.Status.OPEN, Game.Status.RUNNING)
+            ],
+            "import_form": ImportGameForm(),
+        },
+    )
+
+
+def replay_seat(request: HttpRequest, game: Game) -> int | None:
+    """Whose eyes the replay uses: a player of a running game sees only what their seat
+    saw; once the game is over anyone may pick any seat, or the table's view (None)."""
+    allowed = selectors.replay_seats(game, request.user)
+    raw = request.GET.get("seat", "")
+    if raw.isdigit() and int(raw) in allowed:
+        return int(raw)
+    return allowed[0]
+
+
+@require_GET
+@login_required
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game(game_id)
+    if game.state is None:
+        return redirect("games:join", game_id=game.pk)
+    raw = request.GET.get("move", "")
+    number = int(raw) if raw.isdigit() else game.version
+    number = min(number, game.version)
+    seat = replay_seat(request, game)
+    finished = game.status == Game.Status.FINISHED
+    view = services.view_for(game=game, seat=seat, number=number)
+    ctx = rendering.board_context(game=game, seat=seat, view=view, replay_number=number)
+    names = ctx["names"]
+    log = list(game.moves.order_by("number")[: game.version])
+    ctx.update(
+        {
+            "number": number,
+            "last": game.version,
+            "previous": max(number - 1, 0),
+            "next": min(number + 1, game.version),
+            "moves": [
+                {
+                    "number": m.number + 1,
+                    "name": names[m.seat],
+                    "label": rendering.move_label(str(m.payload.get("type", ""))),
+                }
+                for m in log
+            ],
+            "seat_query": f"&seat={seat}" if seat is not None and finished else "",
+            "seat_choices": list(enumerate(names)) if finished else [],
+        }
+    )
+    if request.htmx:
+        return render(request, "games/replay.html#replay-board", ctx)
+    return render(request, "games/replay.html", ctx)
+
+
+@require_GET
+@login_required
+def export(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game(game_id)
+    try:
+        data = services.export_game(game=game)
+    except services.GameError as exc:
+        messages.error(request, game_messages.describe(exc))
+        return redirect("games:play", game_id=game.pk)
+    response = HttpResponse(
+        json.dumps(data, indent=2, ensure_ascii=False), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{game.engine_slug}-{game.pk}.json"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def import_game(request: HttpRequest) -> HttpResponse:
+    form = ImportGameForm()
+    status = 200
+    if request.method == "POST":
+        form = ImportGameForm(request.POST, request.FILES)
+        status = 400
+        if form.is_valid():
+            try:
+                game = services.import_game(data=form.cleaned_data["file"], user=request.user)
+            except (services.GameError, IllegalMove) as exc:
+                form.add_error("file", game_messages.describe(exc))
+            else:
+                return redirect("games:replay", game_id=game.pk)
+    return render(request, "games/import.html", {"form": form}, status=status)

@@ -1,0 +1,105 @@
+"""The game page: the board for the viewer's seat, moves posted with htmx, gap recovery."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games import messages as game_messages
+from games import services
+from games.engines.base import IllegalMove
+from games.forms import MoveForm
+from games.models import Game
+from games.views.common import get_game, my_seat, play_context
+
+# A stale page or a move out of turn conflicts with the game's state; anything else the
+# member sent was simply wrong.
+CONFLICT_CODES = {"stale", "not_your_turn", "not_running", "bot_seat", "game_over"}
+
+
+@require_GET
+@login_required
+def play(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game(game_id)
+    seat = my_seat(game, request.user)
+    ctx = play_context(game, seat)
+    if ctx.get("waiting"):
+        return redirect("games:join", game_id=game.pk)
+    return render(request, "games/play.html", ctx)
+
+
+@require_GET
+@login_required
+def board(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The current board over HTTP, for a browser that missed a live message (principle 6).
+
+    With `?known=N` and nothing played since move N, the answer is 204 so htmx keeps the
+    board as it is (and any half-made choice on it).
+    """
+    game = get_game(game_id)
+    if game.state is None:
+        return HttpResponse(status=204)
+    known = request.GET.get("known", "")
+    if known.isdigit() and int(known) == game.version:
+        return HttpResponse(status=204)
+    seat = my_seat(game, request.user)
+    return render(request, "games/play.html#board", play_context(game, seat))
+
+
+@require_POST
+@login_required
+def move(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game(game_id)
+    seat = my_seat(game, request.user)
+    if seat is None or game.state is None:
+        return render(
+            request,
+            "games/forbidden.html",
+            {"game": game, "reason": _("You do not have a seat in this game.")},
+            status=403,
+        )
+    form = MoveForm(request.POST)
+    error = None
+    status = 400
+    if form.is_valid():
+        try:
+            services.play_move(
+                game_id=game.pk,
+                seat=seat.position,
+                move=form.cleaned_data["move"],
+                expected_version=form.cleaned_data["expected_version"],
+            )
+        except (services.GameError, IllegalMove) as exc:
+            error = game_messages.describe(exc)
+            if exc.code in CONFLICT_CODES:
+                status = 409
+    else:
+        error = form.error_text()
+    game = get_game(game_id)
+    if request.htmx:
+        # htmx swaps only 2xx answers: the reason is shown inside the fresh board.
+        return render(request, "games/play.html#board", play_context(game, seat, error=error))
+    if error is None:
+        return redirect("games:play", game_id=game.pk)
+    ctx = play_context(game, seat, error=error)
+    ctx["page_error"] = error
+    return render(request, "games/play.html", ctx, status=status)
+
+
+@require_POST
+@login_required
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game(game_id)
+    try:
+        services.resign(game_id=game.pk, user=request.user)
+    except services.GameError as exc:
+        messages.error(request, game_messages.describe(exc))
+    else:
+        messages.success(request, _("You resigned. A bot finishes the game for your seat."))
+    if game.status == Game.Status.OPEN:
+        return redirect("games:lobby")
+    return redirect("games:play", game_id=game.pk)

@@ -1,0 +1,135 @@
+// Game pages: live board updates with gap recovery, the placement picker, replay keys.
+(function () {
+  "use strict";
+
+  function currentBoard() { return document.getElementById("game-board"); }
+
+  function currentVersion() {
+    var board = currentBoard();
+    return board ? parseInt(board.getAttribute("data-version"), 10) : -1;
+  }
+
+  // DESIGN.md principle 6: sockets are hints. The board is fetched over HTTP whenever a
+  // message may have been missed; the server answers 204 when nothing changed.
+  function refreshBoard() {
+    var live = document.getElementById("game-live");
+    if (!live || !window.htmx) { return; }
+    var url = live.getAttribute("data-board-url") + "?known=" + currentVersion();
+    window.htmx.ajax("GET", url, { target: "#game-board", swap: "outerHTML" });
+  }
+
+  document.addEventListener("htmx:wsOpen", function (event) {
+    if (event.target.id === "game-live") { refreshBoard(); }
+  });
+
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    if (event.target.id !== "game-live") { return; }
+    var match = /data-version="(\d+)"/.exec(event.detail.message || "");
+    if (!match) { return; }
+    var incoming = parseInt(match[1], 10);
+    var known = currentVersion();
+    var stamp = /data-stamp="([^"]*)"/.exec(event.detail.message || "");
+    var board = currentBoard();
+    var sameStamp = !stamp || (board && board.getAttribute("data-stamp") === stamp[1]);
+    if (incoming < known || (incoming === known && sameStamp)) {
+      // Already showing this (our own move came back over HTTP first): keep the board, and
+      // with it whatever the player has picked. Same move number with a new stamp means the
+      // results were stored, or a seat changed hands: take that one.
+      event.preventDefault();
+    } else if (incoming > known + 1) {
+      event.preventDefault();
+      refreshBoard();
+    }
+  });
+
+  // --- placing a tile: pick a highlighted place, rotate, see the preview, confirm ---------
+
+  function placeSelect() { return document.querySelector("#game-board .placement-select"); }
+
+  function showSelected() {
+    var select = placeSelect();
+    if (!select) { return; }
+    var option = select.options[select.selectedIndex];
+    if (!option) { return; }
+    var board = currentBoard();
+    board.querySelectorAll(".preview.shown").forEach(function (g) { g.classList.remove("shown"); });
+    board.querySelectorAll(".spot.selected").forEach(function (s) { s.classList.remove("selected"); });
+    var preview = board.querySelector('.preview[data-index="' + option.getAttribute("data-index") + '"]');
+    if (preview) { preview.classList.add("shown"); }
+    var spot = board.querySelector('.spot[data-q="' + option.getAttribute("data-q") + '"][data-r="' + option.getAttribute("data-r") + '"]');
+    if (spot) { spot.classList.add("selected"); }
+  }
+
+  function chooseSpot(spot) {
+    var select = placeSelect();
+    if (!select) { return; }
+    var q = spot.getAttribute("data-q"), r = spot.getAttribute("data-r");
+    for (var i = 0; i < select.options.length; i++) {
+      var option = select.options[i];
+      if (option.getAttribute("data-q") === q && option.getAttribute("data-r") === r) {
+        select.selectedIndex = i;
+        break;
+      }
+    }
+    showSelected();
+  }
+
+  function rotate() {
+    var select = placeSelect();
+    if (!select) { return; }
+    var current = select.options[select.selectedIndex];
+    var same = [];
+    for (var i = 0; i < select.options.length; i++) {
+      var option = select.options[i];
+      if (option.getAttribute("data-q") === current.getAttribute("data-q") &&
+          option.getAttribute("data-r") === current.getAttribute("data-r")) { same.push(i); }
+    }
+    select.selectedIndex = same[(same.indexOf(select.selectedIndex) + 1) % same.length];
+    showSelected();
+  }
+
+  document.addEventListener("click", function (event) {
+    var spot = event.target.closest && event.target.closest("#game-board .spot");
+    if (spot) { chooseSpot(spot); return; }
+    if (event.target.closest && event.target.closest("#game-board [data-action=rotate]")) { rotate(); }
+  });
+
+  document.addEventListener("change", function (event) {
+    if (event.target.classList && event.target.classList.contains("placement-select")) { showSelected(); }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (target.classList && target.classList.contains("spot") && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      chooseSpot(target);
+      return;
+    }
+    if (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var replay = document.getElementById("replay");
+    if (replay) {
+      var link = replay.querySelector('[data-key="' + event.key + '"]');
+      if (link) { event.preventDefault(); link.click(); }
+      return;
+    }
+    if (event.key === "r" && placeSelect()) { rotate(); }
+  });
+
+  // The create form lists four seats; only as many as the chosen player count are used.
+  function showSeatFields() {
+    var players = document.querySelector(".create-form select[name=players]");
+    if (!players) { return; }
+    document.querySelectorAll(".create-form .seat-field").forEach(function (field) {
+      field.hidden = parseInt(field.getAttribute("data-seat"), 10) >= parseInt(players.value, 10);
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.name === "players") { showSeatFields(); }
+  });
+
+  function init() { showSelected(); showSeatFields(); }
+  document.addEventListener("DOMContentLoaded", init);
+  document.addEventListener("htmx:afterSettle", init);
+  document.addEventListener("htmx:wsAfterMessage", init);
+})();

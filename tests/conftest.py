@@ -1,0 +1,151 @@
+"""Shared fixtures: the cast of members, and real worker and server processes for the tests
+that must cross process boundaries (Celery worker, daphne, browsers)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from accounts.models import User
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+PASSWORD = "correct horse battery 42"
+
+
+def make_user(username: str, **extra: Any) -> User:
+    extra.setdefault("email", f"{username}@example.com")
+    return User.objects.create_user(username=username, password=PASSWORD, **extra)
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return make_user("alice", display_name="Alice")
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    return make_user("bob", display_name="Bob")
+
+
+@pytest.fixture
+def carol(db: None) -> User:
+    return make_user("carol", display_name="Carol")
+
+
+@pytest.fixture(autouse=True)
+def english_outside_requests() -> Iterator[None]:
+    """Each test starts in English: a request handled by the test client leaves its language
+    active in this thread, which would otherwise leak into the next test's messages."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Browser tests last: Playwright's session-wide event loop would break the async tests."""
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
+# --- processes ------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited early with code {proc.returncode}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on port {port} after {timeout} s")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="session")
+def process_env(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Environment for a worker or server process that shares this session's test database."""
+    env = dict(os.environ)
+    db = settings.DATABASES["default"]
+    if settings.USING_POSTGRES:
+        url = settings.DATABASE_URL
+        env["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + str(db["NAME"])
+    else:
+        env["SQLITE_PATH"] = str(db["NAME"])
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # servers must keep the async safety check
+    env["BOT_MOVE_DELAY"] = os.environ.get("BOT_MOVE_DELAY", "0")
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(process_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker process (not eager mode) on the configured broker."""
+    if not settings.REDIS_URL:
+        # Stale files from an earlier run would be delivered to this worker.
+        shutil.rmtree(settings.CELERY_FS_DIR / "queue", ignore_errors=True)
+        (settings.CELERY_FS_DIR / "queue").mkdir(parents=True, exist_ok=True)
+    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "--loglevel=INFO",
+             "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT, env=process_env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    from config.celery import app
+
+    try:
+        # A round trip proves the worker is up and consuming.
+        app.send_task("accounts.tasks.ping").get(timeout=60)
+    except Exception:
+        stop(proc)
+        raise RuntimeError("the Celery worker did not answer:\n" + log.read_text()[-3000:]) from None
+    yield proc
+    stop(proc)
+
+
+@pytest.fixture(scope="session")
+def asgi_server(process_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """daphne serving the real ASGI app (HTTP and websockets) on a free port."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("daphne") / "daphne.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=ROOT, env=process_env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, proc)
+    except RuntimeError:
+        stop(proc)
+        raise RuntimeError("daphne did not start:\n" + log.read_text()[-3000:]) from None
+    yield f"127.0.0.1:{port}"
+    stop(proc)

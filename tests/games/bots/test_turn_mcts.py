@@ -1,0 +1,146 @@
+"""The whole-turn search behind `hard`, and the Akropolis helpers it uses."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from games import bots
+from games.bots import evaluation, turn_mcts
+from tests.games.bots import toy_engine
+
+akropolis = pytest.importorskip("games.engines.akropolis")
+akropolis_evaluate = pytest.importorskip("games.engines.akropolis.evaluate")
+ENGINE = akropolis.ENGINE
+ALL_VARIANTS = ["houses", "markets", "barracks", "temples", "gardens"]
+
+
+def akropolis_positions(seed: int, count: int, options: dict | None = None) -> list[Any]:
+    """States of a random 2-player game, in both phases of a turn."""
+    rng = random.Random(seed)
+    state = ENGINE.new_game(2, seed, options)
+    seen = []
+    while not ENGINE.is_over(state):
+        seen.append(state)
+        seat = ENGINE.to_move(state)[0]
+        state = ENGINE.apply_move(state, seat, rng.choice(ENGINE.legal_moves(state, seat)))
+    return rng.sample(seen, count)
+
+
+def play_turn(state: Any, seat: int, moves: list[dict]) -> Any:
+    for move in moves:
+        state = ENGINE.apply_move(state, seat, move)
+    return state
+
+
+@pytest.mark.parametrize("options", [None, {"variants": ALL_VARIANTS}])
+def test_akropolis_turns_are_valued_exactly_like_evaluate_after_the_turn(
+    options: dict | None,
+) -> None:
+    # The fast lister must agree with playing the turn through the engine and judging
+    # the result, and with the generic enumeration of every turn through the protocol.
+    generic = turn_mcts.enumerate_turns(ENGINE, akropolis_evaluate.evaluate)
+    for state in akropolis_positions(seed=21, count=8, options=options):
+        seat = ENGINE.to_move(state)[0]
+        fast = akropolis_evaluate.turns(state, seat, 6)
+        assert len(fast) == 6
+        values = [value for value, _ in fast]
+        assert values == sorted(values, reverse=True)
+        for value, moves in fast:
+            # From the take phase a turn is take + place; from the place phase, place only.
+            assert [m["type"] for m in moves][-1] == "place_tile"
+            assert len(moves) == (2 if state.phase == "take" else 1)
+            after = play_turn(state, seat, moves)
+            assert ENGINE.to_move(after) != [seat] or ENGINE.is_over(after)
+            assert akropolis_evaluate.evaluate(after, seat) == pytest.approx(value, abs=1e-9)
+        slow = generic(state, seat, 6)
+        assert [v for v, _ in slow] == pytest.approx(values, abs=1e-9)
+
+
+def test_akropolis_turns_are_empty_for_a_seat_that_is_not_to_move() -> None:
+    state = ENGINE.new_game(2, seed=4)
+    assert akropolis_evaluate.turns(state, 1, 5) == []
+
+
+def test_the_information_key_ignores_only_the_face_down_stacks() -> None:
+    state = next(s for s in akropolis_positions(seed=5, count=20) if len(s.stacks) >= 2)
+    seat = ENGINE.to_move(state)[0]
+    tiles = [t for stack in state.stacks for t in stack]
+    size = len(state.stacks[0])
+    reshuffled = list(reversed(tiles))
+    stacks = tuple(tuple(reshuffled[i : i + size]) for i in range(0, len(tiles), size))
+    other = replace(state, stacks=stacks)
+    key = akropolis_evaluate.information_key
+    assert key(other, seat) == key(state, seat)
+    # The view (what the seat sees) is the same too, so the key is a fair stand-in.
+    assert ENGINE.view(other, seat) == ENGINE.view(state, seat)
+    moved = replace(state, stones=(state.stones[0] + 1, *state.stones[1:]))
+    assert key(moved, seat) != key(state, seat)
+    if len(state.site) > 1:
+        swapped = replace(state, site=(state.site[1], state.site[0], *state.site[2:]))
+        assert key(swapped, seat) != key(state, seat)
+
+
+def test_hard_uses_the_akropolis_helpers_and_returns_legal_moves() -> None:
+    for i, state in enumerate(akropolis_positions(seed=6, count=3)):
+        seat = ENGINE.to_move(state)[0]
+        found = turn_mcts.search(ENGINE, ENGINE.view(state, seat), seat, seed=i, iterations=6)
+        assert found.list_turns is akropolis_evaluate.turns
+        assert found.information_key is akropolis_evaluate.information_key
+        assert found.best_move() in ENGINE.legal_moves(state, seat)
+
+
+TOY = toy_engine.ENGINE
+
+
+def test_without_helpers_the_search_enumerates_turns_and_keys_by_the_view() -> None:
+    state = TOY.new_game(2, seed=3)
+    found = turn_mcts.search(TOY, TOY.view(state, 0), 0, seed=1, iterations=5)
+    assert found.list_turns is not akropolis_evaluate.turns
+    turns = found.list_turns(state, 0, 100)
+    # Toy rules: a turn is a take (3 market cards or a blind draw) then a play of one of
+    # the hand's cards onto one of 3 rows.
+    assert all(len(moves) == 2 for _, moves in turns)
+    assert {m[0]["type"] for _, m in turns} == {"take_card", "draw_card"}
+    assert found.information_key(state, 0) == found.information_key(state, 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hard_finds_the_card_that_completes_ten(seed: int) -> None:
+    # Same position as the greedy and mcts tests: only the market 4 makes a row of 10.
+    from tests.games.bots.test_bots import only_one_take_makes_ten
+
+    state = only_one_take_makes_ten()
+    move = bots.choose_move(TOY, TOY.view(state, 0), 0, "hard", seed=seed, iterations=50)
+    assert move == {"type": "take_card", "index": 1}
+
+
+def test_hard_with_the_same_seed_and_iterations_repeats_its_choice() -> None:
+    state = TOY.new_game(3, seed=2)
+    for ply in range(6):
+        seat = TOY.to_move(state)[0]
+        view = TOY.view(state, seat)
+        first = turn_mcts.choose(TOY, view, seat, seed=ply, iterations=15)
+        assert turn_mcts.choose(TOY, view, seat, seed=ply, iterations=15) == first
+        state = TOY.apply_move(state, seat, first)
+
+
+def test_hard_plays_a_whole_toy_game_through_hidden_draws() -> None:
+    # Blind draws make a ranked turn's second step illegal in other determinizations;
+    # the search must finish such turns itself and still end the game legally.
+    state = TOY.new_game(3, seed=11)
+    while not TOY.is_over(state):
+        seat = TOY.to_move(state)[0]
+        move = bots.choose_move(TOY, TOY.view(state, seat), seat, "hard", seed=1, iterations=8)
+        assert move in TOY.legal_moves(state, seat)
+        state = TOY.apply_move(state, seat, move)
+    assert TOY.is_over(state)
+
+
+def test_the_search_judges_by_the_engines_evaluation() -> None:
+    state = TOY.new_game(2, seed=3)
+    found = turn_mcts.search(TOY, TOY.view(state, 0), 0, seed=1, iterations=1)
+    assert found.evaluate(state, 0) == evaluation.score_difference(TOY, state, 0)

@@ -1,0 +1,102 @@
+"""Fixtures for game tests: games created through the services, as members create them."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from games import engines, services
+from games.models import Game
+
+
+def build_game(
+    *players: User | str,
+    engine: str = "akropolis",
+    seed: int = 7,
+    options: dict[str, Any] | None = None,
+) -> Game:
+    """A game whose seats are the given members (in seat order) and bot levels ("normal").
+
+    The first member creates it; the others join their seats, so a game of members only
+    starts when the last one sits down, as in the lobby.
+    """
+    creator = next((p for p in players if isinstance(p, User)), None)
+    seats: list[dict[str, Any]] = []
+    for player in players:
+        if isinstance(player, str):
+            seats.append({"kind": "bot", "bot_level": player})
+        else:
+            seats.append({"kind": "me" if player == creator else "open"})
+    game = services.create_game(
+        engine_slug=engine,
+        players=len(players),
+        options=options,
+        seats=seats,
+        created_by=creator,
+        seed=seed,
+    )
+    for position, player in enumerate(players):
+        if isinstance(player, User) and player != creator:
+            services.join_seat(game_id=game.pk, user=player, position=position)
+    game.refresh_from_db()
+    return game
+
+
+
+@pytest.fixture
+def make_game(db: None) -> Callable[..., Game]:
+    return build_game
+
+
+@pytest.fixture
+def quick_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bot seats play the random bot (still from their own view), for tests about what happens
+    around bot moves rather than about how well bots play."""
+    from games import bots, services
+
+    def random_move(engine: Any, view: dict, seat: int, level: str, **kwargs: Any) -> dict:
+        return bots.choose_move(engine, view, seat, "random", seed=kwargs["seed"])
+
+    monkeypatch.setattr(services, "choose_move", random_move)
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def state_of(game: Game) -> Any:
+    game.refresh_from_db()
+    engine = engines.get(game.engine_slug)
+    return engine.load(game.state)
+
+
+def first_legal_move(game: Game) -> tuple[int, dict]:
+    """The seat to move and its first legal move, from the test's side of the table."""
+    engine = engines.get(game.engine_slug)
+    state = state_of(game)
+    seat = engine.to_move(state)[0]
+    return seat, engine.legal_moves(state, seat)[0]
+
+
+def play_random_moves(game: Game, count: int | None = None, seed: int = 1) -> Game:
+    """Play `count` moves (all, when None) through the one move path: members play random
+    legal moves, bot seats play their bot turns."""
+    rng = random.Random(seed)
+    engine = engines.get(game.engine_slug)
+    played = 0
+    while count is None or played < count:
+        state = state_of(game)
+        if engine.is_over(state):
+            break
+        seat = engine.to_move(state)[0]
+        if game.seats.get(position=seat).is_bot:
+            assert services.play_bot_turn(game_id=game.pk, seat=seat, expected_version=game.version)
+        else:
+            move = rng.choice(engine.legal_moves(state, seat))
+            services.play_move(game_id=game.pk, seat=seat, move=move, expected_version=game.version)
+        played += 1
+    game.refresh_from_db()
+    return game

@@ -1,0 +1,199 @@
+"""The live game socket: every seat gets the board re-rendered from its own view (principle 4),
+carrying the move number (principle 6)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import pytest
+import websockets
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+from django.db import connections
+
+from games import engines, rendering, services
+from games.models import Game
+from games.routing import websocket_urlpatterns
+from tests.conftest import make_user
+from tests.games.conftest import build_game, first_legal_move, play_random_moves
+from tests.test_processes import session_cookie_for
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+APP = URLRouter(websocket_urlpatterns)
+ENGINE = engines.get("akropolis")
+
+
+@pytest.fixture(autouse=True)
+async def close_connections_of_the_sync_thread() -> Any:
+    """Database work here and in the consumer runs in asgiref's sync thread; its connection
+    must close before the test database can be dropped."""
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+async def connect(game_id: int, user: Any) -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(APP, f"/ws/games/{game_id}/")
+    socket.scope["user"] = user
+    connected, _ = await socket.connect()
+    assert connected
+    return socket
+
+
+@sync_to_async
+def two_member_game() -> tuple[Game, Any, Any, Any]:
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    return build_game(alice, bob, seed=13), alice, bob, carol
+
+
+@sync_to_async
+def play_first_move(game: Game) -> None:
+    seat, move = first_legal_move(game)
+    services.play_move(game_id=game.pk, seat=seat, move=move, expected_version=game.version)
+
+
+@sync_to_async
+def announce(game: Game) -> None:
+    game.refresh_from_db()
+    services.broadcast.notify_game_changed(game.pk, game.version)
+
+
+@sync_to_async
+def reshuffle_face_down_stacks(game: Game) -> None:
+    """Give the game other face-down stacks: everything a seat may see stays the same."""
+    game.refresh_from_db()
+    data = dict(game.state)
+    tiles = [tile for stack in data["stacks"] for tile in stack]
+    size = len(data["stacks"][0])
+    rotated = tiles[1:] + tiles[:1]
+    data["stacks"] = [rotated[i : i + size] for i in range(0, len(rotated), size)]
+    assert data["stacks"] != game.state["stacks"]
+    Game.objects.filter(pk=game.pk).update(state=data)
+    reloaded = ENGINE.load(data)
+    assert ENGINE.view(reloaded, 0) == ENGINE.view(ENGINE.load(game.state), 0)
+
+
+async def next_board(socket: WebsocketCommunicator) -> str:
+    html = await socket.receive_from(timeout=10)
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+
+
+async def test_every_socket_receives_the_move_with_its_number() -> None:
+    game, alice, bob, carol = await two_member_game()
+    sockets = [await connect(game.pk, user) for user in (alice, bob, carol, AnonymousUser())]
+    try:
+        await play_first_move(game)
+        for socket in sockets:
+            message = await socket.receive_from(timeout=10)
+            assert 'data-version="1"' in message
+            assert 'id="game-board"' in message
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+
+
+async def test_each_socket_renders_only_its_own_seats_view(monkeypatch) -> None:
+    """Whatever the renderer draws, it is handed the view of the socket's own seat."""
+    rendered_for: list[Any] = []
+
+    def spy(*, game: Game, seat: Any, user: Any = None) -> str:
+        position = None if seat is None else seat.position
+        rendered_for.append(position)
+        return json.dumps({"seat": position, "view": services.view_for(game=game, seat=seat)})
+
+    monkeypatch.setattr(rendering, "live_fragments", spy)
+    game, alice, bob, carol = await two_member_game()
+    sockets = {
+        0: await connect(game.pk, alice),
+        1: await connect(game.pk, bob),
+        None: await connect(game.pk, carol),
+    }
+    try:
+        await play_first_move(game)
+        for seat, socket in sockets.items():
+            message = json.loads(await socket.receive_from(timeout=10))
+            assert message["seat"] == seat
+            assert message["view"]["seat"] == seat
+            assert "stacks" not in message["view"]
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
+    assert sorted(rendered_for, key=str) == sorted([0, 1, None], key=str)
+
+
+async def test_a_seats_message_never_contains_another_seats_hidden_information() -> None:
+    """The real board for each seat is the same whatever the face-down stacks hold, so nothing
+    of them (Akropolis spec §5: their tiles and order) can be in it."""
+    game, alice, bob, carol = await two_member_game()
+    users = {0: alice, 1: bob, None: carol}
+    sockets = {seat: await connect(game.pk, user) for seat, user in users.items()}
+    try:
+        await play_first_move(game)
+        before = {seat: await next_board(socket) for seat, socket in sockets.items()}
+        await reshuffle_face_down_stacks(game)
+        await announce(game)
+        after = {seat: await next_board(socket) for seat, socket in sockets.items()}
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
+    assert before == after
+    # ...while the board does show what differs between seats: only the seat to move may act.
+    assert before[0] != before[1]
+
+
+async def test_a_socket_for_an_unknown_game_is_refused() -> None:
+    await sync_to_async(make_user)("dora")
+    socket = WebsocketCommunicator(APP, "/ws/games/999999/")
+    socket.scope["user"] = AnonymousUser()
+    connected, _ = await socket.connect()
+    assert not connected
+
+
+async def test_a_late_announcement_of_an_older_move_is_not_sent_again() -> None:
+    game, alice, bob, _ = await two_member_game()
+    socket = await connect(game.pk, alice)
+    try:
+        await play_first_move(game)
+        assert 'data-version="1"' in await socket.receive_from(timeout=10)
+        await sync_to_async(services.broadcast.notify_game_changed)(game.pk, 0)
+        assert await socket.receive_nothing(timeout=0.5)
+    finally:
+        await socket.disconnect()
+
+
+@pytest.mark.slow
+def test_a_bot_move_played_in_the_worker_reaches_a_browsers_socket(
+    asgi_server: str, celery_worker_process: Any
+) -> None:
+    """The real path across processes: the member moves here, the worker's bot answers, and
+    the socket served by daphne receives the board after the bot's move (principle 5)."""
+    alice = make_user("alice-live-game")
+    game = build_game(alice, "easy", seed=17)
+    url = f"ws://{asgi_server}/ws/games/{game.pk}/"
+    headers = {"Cookie": session_cookie_for(alice), "Origin": f"http://{asgi_server}"}
+
+    def alice_plays_her_turn() -> None:
+        try:
+            play_random_moves(game, count=2)
+        finally:
+            connections.close_all()
+
+    async def run() -> list[int]:
+        seen: list[int] = []
+        async with websockets.connect(url, additional_headers=headers) as ws:
+            await asyncio.sleep(0.5)  # let the consumer join its group
+            await asyncio.to_thread(alice_plays_her_turn)
+            while not seen or max(seen) < 3:  # moves 3 and 4 are the bot's
+                message = str(await asyncio.wait_for(ws.recv(), timeout=60))
+                seen.append(int(re.search(r'data-version="(\d+)"', message).group(1)))  # type: ignore[union-attr]
+        return seen
+
+    versions = asyncio.run(run())
+    assert max(versions) >= 3
+    bot_moves = game.moves.filter(by_bot=True, number__lt=max(versions))
+    assert bot_moves.exists()

@@ -1,0 +1,196 @@
+"""The board drawn from a seat's view: it shows what the view says, and never more."""
+
+from __future__ import annotations
+
+import html as html_lib
+import random
+import re
+from typing import Any
+
+import pytest
+from django.template.loader import render_to_string
+
+from accounts.models import User
+from games import engines, rendering
+from games.models import Game, Seat
+
+ENGINE = engines.get("akropolis")
+
+pytestmark = pytest.mark.django_db
+
+
+
+def play_until(state: Any, done: Any, seed: int = 3, limit: int = 500) -> Any:
+    """Play seeded random legal moves until `done(state)` holds."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if done(state):
+            return state
+        seat = ENGINE.to_move(state)[0]
+        state = ENGINE.apply_move(state, seat, rng.choice(ENGINE.legal_moves(state, seat)))
+    raise AssertionError("the position was not reached")
+
+
+def make_game(state: Any, alice: User, bob: User) -> Game:
+    game = Game.objects.create(
+        engine_slug="akropolis",
+        seed=7,
+        players=2,
+        status=Game.Status.RUNNING,
+        state=ENGINE.dump(state),
+        version=0,
+    )
+    Seat.objects.create(game=game, position=0, user=alice)
+    Seat.objects.create(game=game, position=1, user=bob)
+    return game
+
+
+def render_board(game: Game, state: Any, seat: int | None) -> str:
+    ctx = rendering.board_context(game=game, seat=seat, view=ENGINE.view(state, seat))
+    return html_lib.unescape(render_to_string("games/play.html#board", ctx))
+
+
+def city_svg(html: str, seat: int) -> str:
+    match = re.search(rf'<svg class="city-svg[^"]*"[^>]*data-seat="{seat}">.*?</svg>', html, re.S)
+    assert match, f"no city drawn for seat {seat}"
+    return match.group(0)
+
+
+def test_city_shows_every_hex_with_its_top_district_and_level(alice: User, bob: User) -> None:
+    def has_second_level(s: Any) -> bool:
+        return any(cell["level"] >= 2 for cell in ENGINE.view(s, None)["cities"][0])
+
+    state = play_until(ENGINE.new_game(2, 11), has_second_level)
+    html = render_board(make_game(state, alice, bob), state, 0)
+    svg = city_svg(html, 0)
+    pattern = r'<g class="hex[^"]*" data-q="(-?\d+)" data-r="(-?\d+)" data-hex="(\w+)"'
+    drawn = re.findall(pattern + r' data-level="(\d+)"', svg)
+    names = ENGINE.view(state, 0)["geometry"]["hex_names"]
+    expected = {
+        (str(c["q"]), str(c["r"]), names[c["top"]], str(c["level"]))
+        for c in ENGINE.view(state, 0)["cities"][0]
+    }
+    assert set(drawn) == expected
+    assert len(drawn) == len(expected)
+    # A raised hex carries its level as a number the player can read.
+    assert re.search(r'data-level="2">.*?<text class="level"[^>]*>2</text>', svg, re.S)
+
+
+def test_plaza_shows_its_stars(alice: User, bob: User) -> None:
+    state = ENGINE.new_game(2, 7)  # the starting tile has a house plaza: one star
+    svg = city_svg(render_board(make_game(state, alice, bob), state, 0), 0)
+    plaza = re.search(r'data-hex="house_plaza".*?</g>', svg, re.S)
+    assert plaza and '<text class="stars"' in plaza.group(0) and "★</text>" in plaza.group(0)
+    assert "★★" not in plaza.group(0)
+
+
+def test_site_shows_costs_and_only_the_player_to_move_gets_take_buttons(
+    alice: User, bob: User
+) -> None:
+    state = ENGINE.new_game(2, 7)  # seat 0 to move with 1 stone: tiles 0 and 1 affordable
+    game = make_game(state, alice, bob)
+    mine = render_board(game, state, 0)
+    assert len(ENGINE.view(state, 0)["legal"]["take"]) == 2
+    assert mine.count('class="site-tile can-take"') == 2
+    assert '"type": "take_tile", "index": 1' in mine
+    assert '"type": "take_tile", "index": 2' not in mine
+    assert "free" in mine and "3 stones" in mine
+    theirs = render_board(game, state, 1)
+    assert "can-take" not in theirs
+    assert "<form" not in render_board(game, state, None)
+
+
+def test_place_phase_highlights_each_legal_spot_and_lists_every_placement(
+    alice: User, bob: User
+) -> None:
+    state = ENGINE.apply_move(ENGINE.new_game(2, 7), 0, {"type": "take_tile", "index": 0})
+    view = ENGINE.view(state, 0)
+    html = render_board(make_game(state, alice, bob), state, 0)
+    anchors = {(p["q"], p["r"]) for p in view["legal"]["place"]}
+    spots = set(re.findall(r'<polygon class="spot"[^>]*data-q="(-?\d+)" data-r="(-?\d+)"', html))
+    assert spots == {(str(q), str(r)) for q, r in anchors}
+    assert html.count('<g class="preview"') == len(view["legal"]["place"])
+    assert html.count("<option value=") == len(view["legal"]["place"])
+    assert 'name="expected_version" value="1"' not in html  # the game row says version 0
+    assert 'name="expected_version" value="0"' in html
+
+
+def test_board_never_depends_on_the_hidden_stacks(alice: User, bob: User) -> None:
+    """Spec §5: two games that differ only in the face-down stacks look the same."""
+    state = ENGINE.new_game(2, 7)
+    data = ENGINE.dump(state)
+    shuffled = dict(data, stacks=[list(reversed(stack)) for stack in reversed(data["stacks"])])
+    other = ENGINE.load(shuffled)
+    game = make_game(state, alice, bob)
+    for seat in (0, 1, None):
+        assert render_board(game, state, seat) == render_board(game, other, seat)
+
+
+def test_page_holds_no_tile_id_of_a_face_down_stack(alice: User, bob: User) -> None:
+    state = ENGINE.new_game(2, 7)
+    html = render_board(make_game(state, alice, bob), state, 0)
+    hidden = {tile for stack in ENGINE.dump(state)["stacks"] for tile in stack}
+    shown = {int(n) for n in re.findall(r'data-tile="(\d+)"', html)}
+    assert not shown & hidden
+    # The board names no tile ids at all: even the public ones are drawn by their hexes.
+    assert "data-tile" not in html
+
+
+def test_finished_game_shows_final_table_with_each_category_and_a_bar_chart(
+    alice: User, bob: User
+) -> None:
+    state = play_until(ENGINE.new_game(2, 5), ENGINE.is_over, seed=5)
+    html = render_board(make_game(state, alice, bob), state, 0)
+    scores = ENGINE.scores(state)
+    assert "Final scores" in html
+    for label in ("Houses", "Markets", "Barracks", "Temples", "Gardens", "Stones"):
+        assert f'<th scope="col">{label}</th>' in html
+    for seat, total in enumerate(scores["totals"]):
+        assert re.search(
+            rf'<tr data-seat="{seat}"[^>]*>.*?<td class="total">{total}</td>', html, re.S
+        )
+    chart = re.search(r'<svg class="score-chart".*?</svg>', html, re.S)
+    assert chart
+    positive = sum(1 for parts in scores["breakdown"] for v in parts.values() if v > 0)
+    assert chart.group(0).count("<rect x=") - len(scores["breakdown"][0]) == positive
+    winner = scores["winners"][0]
+    assert re.search(rf'<tr data-seat="{winner}" class="winner">', html)
+
+
+@pytest.mark.parametrize(
+    ("moves", "anchor"),
+    [([], "#take-tile"), ([{"type": "take_tile", "index": 0}], "#place-tile")],
+)
+def test_rules_link_points_at_the_current_step(
+    alice: User, bob: User, moves: list[dict], anchor: str
+) -> None:
+    state = ENGINE.new_game(2, 7)
+    for move in moves:
+        state = ENGINE.apply_move(state, 0, move)
+    html = render_board(make_game(state, alice, bob), state, 1)
+    assert f'href="/rules/akropolis/{anchor}"' in html
+
+
+def test_board_stamp_changes_when_results_are_stored_without_a_new_move(
+    alice: User, bob: User
+) -> None:
+    """A live board with the same move number is swapped in only when its stamp differs:
+    storing the final results must change it, or players would not see the final table."""
+    from games import services
+    from tests.games.conftest import build_game, play_random_moves
+
+    game = play_random_moves(build_game(alice, bob))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    game.results.all().delete()
+    before = rendering.board_stamp(game)
+    services.finish_game(game_id=game.pk)
+    game.refresh_from_db()
+    assert game.version == game.moves.count()
+    assert rendering.board_stamp(game) != before
+
+
+def test_board_stamp_is_stable_while_nothing_changes(alice: User, bob: User) -> None:
+    state = ENGINE.new_game(2, seed=7)
+    game = make_game(state, alice, bob)
+    assert rendering.board_stamp(game) == rendering.board_stamp(Game.objects.get(pk=game.pk))

@@ -1,0 +1,71 @@
+"""Celery tasks: bot turns and the end of a game, in this process and in a real worker."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+import pytest
+
+from games import services, tasks
+from games.models import Game, Rating, Result
+from tests.conftest import make_user
+from tests.games.conftest import build_game, play_random_moves
+
+
+def test_bot_turn_task_plays_one_move_and_a_stale_copy_does_nothing(make_game, alice) -> None:
+    game = make_game("normal", alice)
+    assert tasks.play_bot_turn.apply(args=(game.pk, 0, 0)).get() is True
+    assert tasks.play_bot_turn.apply(args=(game.pk, 0, 0)).get() is False
+    game.refresh_from_db()
+    assert game.version == 1
+    assert game.moves.count() == 1
+
+
+def test_bot_turn_task_for_a_deleted_game_does_nothing(make_game) -> None:
+    game = make_game("normal", "easy")
+    game_id = game.pk
+    game.delete()
+    assert tasks.play_bot_turn.apply(args=(game_id, 0, 0)).get() is False
+
+
+def test_end_of_game_task_stores_scores_breakdown_ranks_and_ratings(make_game, alice, bob) -> None:
+    game = play_random_moves(make_game(alice, bob))
+    assert game.status == Game.Status.FINISHED
+    assert tasks.finish_game.apply(args=(game.pk,)).get() == 2
+    scores = services.engines.get("akropolis").scores(services.state_at(game=game))
+    results = {r.seat: r for r in Result.objects.filter(game=game)}
+    for seat in (0, 1):
+        assert results[seat].score == scores["totals"][seat]
+        assert results[seat].breakdown == scores["breakdown"][seat]
+    winner = scores["ranking"][0]
+    assert results[winner].rank == 1
+    assert results[winner].user == [alice, bob][winner]
+    assert results[winner].rating_after > results[winner].rating_before
+    assert Rating.objects.get(user=[alice, bob][winner]).games_played == 1
+    # A second delivery of the task (late acknowledgement) stores nothing more.
+    assert tasks.finish_game.apply(args=(game.pk,)).get() == 2
+    assert Result.objects.filter(game=game).count() == 2
+    assert Rating.objects.get(user=alice).games_played == 1
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_game_of_bots_plays_itself_to_the_end_in_a_real_worker(
+    celery_worker_process: subprocess.Popen[bytes],
+) -> None:
+    """Two bot levels, one per seat; the worker takes every turn and then scores the game."""
+    game = build_game("easy", "hard", seed=5)
+    assert game.status == Game.Status.RUNNING
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not Result.objects.filter(game=game).exists():
+        assert celery_worker_process.poll() is None, "the worker died"
+        time.sleep(0.5)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.moves.filter(by_bot=True).count() == game.version == 72
+    assert sorted(Result.objects.filter(game=game).values_list("rank", flat=True))[0] == 1
+    assert set(Rating.objects.values_list("bot_level", flat=True)) == {"easy", "hard"}
+    assert services.audit_game(game=game) == []
+    # The member list is untouched by a game of bots.
+    assert make_user("after-the-game").seats.count() == 0

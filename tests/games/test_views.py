@@ -1,0 +1,399 @@
+"""The game pages: alice and bob are seated, carol is not (a spectator)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games import engines
+from games.models import Game, Seat
+from tests.games.conftest import play_random_moves, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+
+ENGINE = engines.get("akropolis")
+HTMX = {"HX-Request": "true"}
+TAKE_0 = json.dumps({"type": "take_tile", "index": 0})
+TAKE_3 = json.dumps({"type": "take_tile", "index": 3})
+
+
+def client_for(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def game(make_game: Callable[..., Game], alice: User, bob: User) -> Game:
+    return make_game(alice, bob)  # seed 7: alice (seat 0) moves first, with 1 stone
+
+
+def post_move(user: User, game: Game, move: str, version: int, htmx: bool = True):  # noqa: ANN201
+    headers = HTMX if htmx else {}
+    return client_for(user).post(
+        reverse("games:move", args=[game.pk]),
+        {"move": move, "expected_version": version},
+        headers=headers,
+    )
+
+
+def assert_unchanged(game: Game) -> None:
+    game.refresh_from_db()
+    assert game.version == 0
+    assert game.moves.count() == 0
+
+
+# --- the play page ----------------------------------------------------------------------------
+
+
+def test_player_to_move_sees_take_forms_and_the_others_do_not(
+    game: Game, alice: User, bob: User, carol: User
+) -> None:
+    url = reverse("games:play", args=[game.pk])
+    mine = client_for(alice).get(url).content.decode()
+    assert "Your turn." in mine
+    assert mine.count('class="take-form"') == 2
+    theirs = client_for(bob).get(url).content.decode()
+    assert "take-form" not in theirs
+    assert "Waiting for Alice." in theirs
+
+
+def test_spectator_sees_the_board_read_only(game: Game, carol: User) -> None:
+    response = client_for(carol).get(reverse("games:play", args=[game.pk]))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "You are watching this game." in page
+    assert 'class="city-svg' in page
+    assert "take-form" not in page and "place-form" not in page
+
+
+def test_play_page_connects_the_game_socket(game: Game, alice: User) -> None:
+    page = client_for(alice).get(reverse("games:play", args=[game.pk])).content.decode()
+    assert f'ws-connect="/ws/games/{game.pk}/"' in page
+    assert f'data-board-url="/games/{game.pk}/board/"' in page
+
+
+def test_anonymous_visitor_is_sent_to_log_in(game: Game) -> None:
+    response = Client().get(reverse("games:play", args=[game.pk]))
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
+
+
+# --- moves ------------------------------------------------------------------------------------
+
+
+def test_htmx_move_answers_with_the_new_board_partial(game: Game, alice: User) -> None:
+    response = post_move(alice, game, TAKE_0, 0)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body
+    assert body.lstrip().startswith('<section id="game-board"')
+    assert 'data-version="1"' in body and 'data-phase="place"' in body
+    assert 'class="place-form"' in body
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_move_without_htmx_redirects_to_the_game(game: Game, alice: User) -> None:
+    response = post_move(alice, game, TAKE_0, 0, htmx=False)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:play", args=[game.pk])
+
+
+def test_spectator_may_not_move(game: Game, carol: User) -> None:
+    for htmx in (True, False):
+        response = post_move(carol, game, TAKE_0, 0, htmx=htmx)
+        assert response.status_code == 403
+        assert "You do not have a seat in this game." in response.content.decode()
+    assert_unchanged(game)
+
+
+@pytest.mark.parametrize(
+    ("who", "move", "version", "message", "status"),
+    [
+        ("bob", TAKE_0, 0, "It is not your turn.", 409),
+        ("alice", TAKE_0, 3, "The game has moved on since this page was loaded", 409),
+        ("alice", TAKE_3, 0, "That tile costs 3 stones and you have 1.", 400),
+        ("alice", "{not json", 0, "That move could not be read.", 400),
+        ("alice", json.dumps(["take_tile", 0]), 0, "That move could not be read.", 400),
+        (
+            "alice",
+            json.dumps({"type": "fly_away"}),
+            0,
+            "That is not a move this game understands.",
+            400,
+        ),
+    ],
+    ids=["wrong-seat", "stale", "illegal", "malformed-json", "not-an-object", "unknown-type"],
+)
+def test_bad_move_shows_the_reason_and_changes_nothing(
+    game: Game, alice: User, bob: User, who: str, move: str, version: int, message: str, status: int
+) -> None:
+    user = alice if who == "alice" else bob
+    response = post_move(user, game, move, version)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body
+    assert 'class="message error move-error" role="alert"' in body
+    assert message in body
+    assert 'data-version="0"' in body
+    assert_unchanged(game)
+
+    page = post_move(user, game, move, version, htmx=False)
+    assert page.status_code == status
+    assert "<html" in page.content.decode() and message in page.content.decode()
+    assert_unchanged(game)
+
+
+def test_missing_move_number_is_a_clear_error(game: Game, alice: User) -> None:
+    response = client_for(alice).post(
+        reverse("games:move", args=[game.pk]), {"move": TAKE_0}, headers=HTMX
+    )
+    assert response.status_code == 200
+    assert "This field is required." in response.content.decode()
+    assert_unchanged(game)
+
+
+# --- hidden information -------------------------------------------------------------------------
+
+
+def without_csrf(html: str) -> str:
+    # CSRF tokens are masked afresh on every response.
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+    return re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
+
+
+def test_page_does_not_change_when_only_the_hidden_stacks_change(
+    game: Game, alice: User, bob: User
+) -> None:
+    """A seat's page is built from its view alone: reordering the face-down stacks (which
+    nobody may see) leaves every byte of every seat's page as it was."""
+    clients = {"alice": client_for(alice), "bob": client_for(bob)}
+    url = reverse("games:play", args=[game.pk])
+    before = {name: without_csrf(c.get(url).content.decode()) for name, c in clients.items()}
+    data = dict(game.state)
+    data["stacks"] = [list(reversed(stack)) for stack in reversed(data["stacks"])]
+    Game.objects.filter(pk=game.pk).update(state=data)
+    after = {name: without_csrf(c.get(url).content.decode()) for name, c in clients.items()}
+    assert before == after
+
+
+def test_page_names_no_tile_of_the_face_down_stacks(game: Game, alice: User) -> None:
+    page = client_for(alice).get(reverse("games:play", args=[game.pk])).content.decode()
+    stacks = game.state["stacks"]
+    assert json.dumps(stacks) not in page
+    assert "data-tile" not in page and '"stacks"' not in page
+
+
+# --- gap recovery -------------------------------------------------------------------------------
+
+
+def test_board_endpoint_is_empty_when_the_browser_is_up_to_date(game: Game, alice: User) -> None:
+    url = reverse("games:board", args=[game.pk])
+    assert client_for(alice).get(url, {"known": 0}, headers=HTMX).status_code == 204
+    play_random_moves(game, count=1)
+    response = client_for(alice).get(url, {"known": 0}, headers=HTMX)
+    assert response.status_code == 200
+    assert 'data-version="1"' in response.content.decode()
+    assert "<html" not in response.content.decode()
+
+
+# --- lobby --------------------------------------------------------------------------------------
+
+
+def test_lobby_shows_my_games_with_whose_turn_it_is(game: Game, alice: User, bob: User) -> None:
+    mine = client_for(alice).get(reverse("games:lobby")).content.decode()
+    assert "Your turn" in mine
+    theirs = client_for(bob).get(reverse("games:lobby")).content.decode()
+    assert "Turn: Alice" in theirs
+
+
+def test_create_a_game_against_a_bot_starts_it(alice: User) -> None:
+    response = client_for(alice).post(
+        reverse("games:create"),
+        {
+            "engine_slug": "akropolis",
+            "players": 2,
+            "seat_0": "me",
+            "seat_1": "hard",
+            "seat_2": "open",
+            "seat_3": "open",
+            "variants": ["houses"],
+        },
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:play", args=[game.pk])
+    assert game.status == Game.Status.RUNNING
+    assert game.options["variants"] == ["houses"]
+    assert [(s.user, s.bot_level) for s in game.seats.all()] == [(alice, ""), (None, "hard")]
+
+
+def test_create_rejects_two_seats_for_me(alice: User) -> None:
+    response = client_for(alice).post(
+        reverse("games:create"),
+        {
+            "engine_slug": "akropolis",
+            "players": 2,
+            "seat_0": "me",
+            "seat_1": "me",
+            "seat_2": "open",
+            "seat_3": "open",
+        },
+    )
+    assert response.status_code == 400
+    assert "You can take only one seat in a game." in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_invite_link_seats_the_guest_and_starts_the_game(alice: User, bob: User) -> None:
+    client_for(alice).post(
+        reverse("games:create"),
+        {
+            "engine_slug": "akropolis",
+            "players": 2,
+            "seat_0": "me",
+            "seat_1": "open",
+            "seat_2": "open",
+            "seat_3": "open",
+        },
+    )
+    game = Game.objects.get()
+    open_seat = game.seats.get(position=1)
+    waiting = client_for(alice).get(reverse("games:join", args=[game.pk])).content.decode()
+    assert f"?token={open_seat.invite_token}" in waiting
+    guest = client_for(bob)
+    invite = guest.get(reverse("games:join", args=[game.pk]), {"token": open_seat.invite_token})
+    assert "Join this game" in invite.content.decode()
+    response = guest.post(reverse("games:join", args=[game.pk]), {"token": open_seat.invite_token})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    assert game.seats.get(position=1).user == bob
+
+
+def test_member_can_leave_before_the_start(alice: User, bob: User) -> None:
+    client_for(alice).post(
+        reverse("games:create"),
+        {
+            "engine_slug": "akropolis",
+            "players": 2,
+            "seat_0": "me",
+            "seat_1": "open",
+            "seat_2": "open",
+            "seat_3": "open",
+        },
+    )
+    game = Game.objects.get()
+    client_for(bob).post(reverse("games:join", args=[game.pk]))
+    # The game started when bob sat down; alice creates another to test leaving.
+    client_for(alice).post(
+        reverse("games:create"),
+        {
+            "engine_slug": "akropolis",
+            "players": 3,
+            "seat_0": "me",
+            "seat_1": "open",
+            "seat_2": "open",
+            "seat_3": "open",
+        },
+    )
+    waiting = Game.objects.get(status=Game.Status.OPEN)
+    client_for(bob).post(reverse("games:join", args=[waiting.pk]))
+    response = client_for(bob).post(reverse("games:leave", args=[waiting.pk]))
+    assert response.status_code == 302
+    assert not Seat.objects.filter(game=waiting, user=bob).exists()
+
+
+# --- resign, history, replay, export, import ----------------------------------------------------
+
+
+def test_resign_hands_the_seat_to_a_bot(game: Game, alice: User) -> None:
+    response = client_for(alice).post(reverse("games:resign", args=[game.pk]))
+    assert response.status_code == 302
+    seat = game.seats.get(user=alice)
+    assert seat.resigned and seat.is_bot
+    page = client_for(alice).get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "take-form" not in page and "Your turn." not in page
+
+
+def test_replay_shows_the_board_after_move_k(game: Game, alice: User, carol: User) -> None:
+    play_random_moves(game, count=4)
+    game.refresh_from_db()
+    moves = list(game.moves.order_by("number"))
+    url = reverse("games:replay", args=[game.pk])
+    for k in (0, 1, 2, 4):
+        state = ENGINE.new_game(2, game.seed, game.options)
+        for m in moves[:k]:
+            state = ENGINE.apply_move(state, m.seat, m.payload)
+        view = ENGINE.view(state, None)
+        page = client_for(carol).get(url, {"move": k}).content.decode()
+        assert f"After move {k} of 4" in page
+        assert f'data-phase="{view["phase"]}"' in page
+        for seat in (0, 1):
+            city = re.search(
+                rf'<svg class="city-svg[^"]*"[^>]*data-seat="{seat}">.*?</svg>', page, re.S
+            )
+            assert city is not None
+            assert city.group(0).count('<g class="hex') == len(view["cities"][seat])
+    partial = client_for(carol).get(url, {"move": 1}, headers=HTMX).content.decode()
+    assert "<html" not in partial and 'id="replay"' in partial
+
+
+def test_replay_of_a_running_game_keeps_to_the_players_own_seat(game: Game, alice: User) -> None:
+    play_random_moves(game, count=1)
+    page = client_for(alice).get(reverse("games:replay", args=[game.pk]), {"move": 1, "seat": 1})
+    # Alice asked for bob's seat; she gets her own (seat 0 is drawn first as "mine").
+    assert re.search(r'<figure class="city card mine" id="city-0">', page.content.decode())
+    assert "Seen by" not in page.content.decode()
+
+
+def test_history_export_and_import_of_a_finished_game(game: Game, alice: User, bob: User) -> None:
+    play_random_moves(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    history = client_for(bob).get(reverse("games:history")).content.decode()
+    assert f"Akropolis #{game.pk}" in history and reverse("games:replay", args=[game.pk]) in history
+
+    # After the end every seat's view may be replayed, by anyone.
+    replay = client_for(alice).get(reverse("games:replay", args=[game.pk]), {"seat": 1})
+    assert '<figure class="city card mine" id="city-1">' in replay.content.decode()
+    assert "Seen by" in replay.content.decode()
+
+    final = client_for(bob).get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "Final scores" in final and 'class="score-chart"' in final
+
+    export = client_for(bob).get(reverse("games:export", args=[game.pk]))
+    assert export["Content-Type"] == "application/json"
+    assert "attachment" in export["Content-Disposition"]
+    data = json.loads(export.content)
+    assert len(data["moves"]) == game.version
+
+    upload = SimpleUploadedFile("game.json", export.content, content_type="application/json")
+    response = client_for(alice).post(reverse("games:import"), {"file": upload})
+    imported = Game.objects.exclude(pk=game.pk).get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:replay", args=[imported.pk])
+    assert state_of(imported) == state_of(game)
+
+
+def test_export_of_a_running_game_is_refused(game: Game, alice: User) -> None:
+    response = client_for(alice).get(reverse("games:export", args=[game.pk]), follow=True)
+    assert "Only a finished game can be exported." in response.content.decode()
+
+
+def test_import_of_a_broken_file_shows_why(alice: User) -> None:
+    upload = SimpleUploadedFile("game.json", b"{broken", content_type="application/json")
+    response = client_for(alice).post(reverse("games:import"), {"file": upload})
+    assert response.status_code == 400
+    assert "This file is not valid JSON." in response.content.decode()
+    assert not Game.objects.exists()

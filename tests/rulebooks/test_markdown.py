@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from rulebooks.markdown import GlossaryMatcher, Term, render
+
+PILLAR = Term(key="pillar", stems=("oszlop",), title="pillar · oszlop · filar")
+DOUBLE = Term(key="double-pillar", stems=("dupla oszlop",), title="double pillar")
+
+
+def test_markdown_renders_tables_and_emphasis() -> None:
+    html = render("| a | b |\n|---|---|\n| 1 | **2** |")
+    assert "<table>" in html and "<strong>2</strong>" in html
+
+
+def test_scripts_handlers_and_javascript_links_never_reach_the_page() -> None:
+    html = render(
+        "<script>alert(1)</script>\n\n[x](javascript:alert(1))\n\n"
+        '<a href="#" onclick="alert(1)">y</a>'
+    )
+    assert "<script" not in html
+    assert 'href="javascript' not in html
+    assert '<a href="#" onclick' not in html
+
+
+def test_inflected_words_are_marked_by_their_stem() -> None:
+    html = render("Tegyél két oszlopot a lapkára.", GlossaryMatcher([PILLAR]))
+    assert '<span class="term" data-term="pillar"' in html
+    assert ">oszlopot</span>" in html
+
+
+def test_the_longest_stem_wins() -> None:
+    html = render("Vegyél egy dupla oszlopot.", GlossaryMatcher([PILLAR, DOUBLE]))
+    assert 'data-term="double-pillar"' in html
+    assert 'data-term="pillar"' not in html
+
+
+def test_terms_are_not_marked_inside_links_or_code() -> None:
+    html = render("[oszlop](https://example.com) `oszlop`", GlossaryMatcher([PILLAR]))
+    assert "term" not in html
+
+
+def test_glossary_data_cannot_inject_markup() -> None:
+    evil = Term(
+        key='x" onmouseover="alert(1)', stems=("oszlop",), title="<img src=x onerror=alert(1)>"
+    )
+    html = render("oszlop", GlossaryMatcher([evil]))
+    assert "<img" not in html
+    assert '" onmouseover=' not in html
+
+
+def test_only_the_first_mention_in_a_section_is_marked() -> None:
+    html = render("oszlop, oszlopok\n\nmég egy oszlop", GlossaryMatcher([PILLAR]))
+    assert html.count('class="term"') == 1

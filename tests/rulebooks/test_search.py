@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from rulebooks import services
+from rulebooks.models import Section
+from rulebooks.selectors import search
+
+pytestmark = pytest.mark.django_db
+
+
+def test_search_finds_oszlop_in_the_hungarian_babylon_rules(babylon: None) -> None:
+    hits = search("oszlop")
+    assert ("babylon", "hu") in {(h.rulebook.slug, h.language) for h in hits}
+    assert all(h.language == "hu" for h in hits)
+    assert any("<mark>oszlop" in h.snippet.lower() for h in hits)
+
+
+def test_search_finds_filar_in_the_polish_babylon_rules(babylon: None) -> None:
+    hits = search("filar")
+    assert ("babylon", "pl") in {(h.rulebook.slug, h.language) for h in hits}
+    assert any("<mark>filar" in h.snippet.lower() for h in hits)
+
+
+def test_search_needs_every_word(babylon: None) -> None:
+    both = {(h.rulebook.slug, h.key) for h in search("quarry pillar")}
+    quarry = {(h.rulebook.slug, h.key) for h in search("quarry")}
+    assert both and both <= quarry
+    assert search("quarry zzzyzzx") == []
+
+
+def test_search_page_links_to_the_section_in_its_language(client: Client, babylon: None) -> None:
+    html = client.get(reverse("rulebooks:search"), {"q": "filar"}).content.decode()
+    assert "/rules/babylon/?lang=pl#" in html
+    assert "<mark>" in html
+
+
+def test_search_escapes_the_text_around_hits(babylon: None, editor: User) -> None:
+    section = Section.objects.get(rulebook__slug="babylon", key="dig")
+    text = section.texts.get(language="en")
+    services.save_section_text(
+        section=section,
+        language="en",
+        title=text.title,
+        body="<script>alert(1)</script> zebrafish pillar",
+        author=editor,
+        comment="",
+        base_number=text.revision_number,
+    )
+    [hit] = search("zebrafish")
+    assert "<script>" not in hit.snippet
+    assert "<mark>zebrafish</mark>" in hit.snippet

@@ -1,0 +1,104 @@
+"""Both configurations load from the environment alone; the embedded one needs no server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROBE = """
+import json, django
+from django.conf import settings
+django.setup()
+print(json.dumps({
+    "db": settings.DATABASES["default"]["ENGINE"],
+    "db_name": str(settings.DATABASES["default"]["NAME"]),
+    "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    "broker": settings.CELERY_BROKER_URL,
+    "cache": settings.CACHES["default"]["BACKEND"],
+}))
+"""
+
+
+def run_python(code: str, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=120,
+    )
+
+
+def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "SQLITE_PATH", "PYTEST_VERSION"}}
+    env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "VAR_DIR": str(tmp_path / "var")})
+    env.update(extra)
+    return env
+
+
+def test_embedded_defaults_use_sqlite_filesystem_broker_and_relay_layer(tmp_path: Path) -> None:
+    result = run_python(PROBE, clean_env(tmp_path))
+    assert result.returncode == 0, result.stderr
+    loaded = json.loads(result.stdout)
+    assert loaded["db"] == "django.db.backends.sqlite3"
+    assert loaded["db_name"].startswith(str(tmp_path / "var"))
+    assert loaded["layer"] == "config.channel_layers.EmbeddedChannelLayer"
+    assert loaded["broker"] == "filesystem://"
+
+
+def test_embedded_defaults_migrate_and_query_without_any_server(tmp_path: Path) -> None:
+    env = clean_env(tmp_path, DATABASE_URL="", REDIS_URL="")
+    migrate = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env,
+        capture_output=True, text=True, timeout=300,
+    )
+    assert migrate.returncode == 0, migrate.stderr
+    count = run_python(
+        "import django; django.setup(); from accounts.models import User; print(User.objects.count())",
+        env,
+    )
+    assert count.stdout.strip() == "0", count.stderr
+    assert (tmp_path / "var" / "db.sqlite3").exists()
+
+
+def test_database_and_redis_urls_switch_to_postgres_and_redis(tmp_path: Path) -> None:
+    env = clean_env(
+        tmp_path,
+        DATABASE_URL="postgres://club@db.invalid:5432/club",
+        REDIS_URL="redis://cache.invalid:6379/0",
+    )
+    result = run_python(PROBE, env)  # loading settings contacts neither server
+    assert result.returncode == 0, result.stderr
+    loaded = json.loads(result.stdout)
+    assert loaded["db"] == "django.db.backends.postgresql"
+    assert loaded["db_name"] == "club"
+    assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert loaded["broker"] == "redis://cache.invalid:6379/0"
+    assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_production_requires_a_secret_key(tmp_path: Path) -> None:
+    result = run_python(PROBE, clean_env(tmp_path, DEBUG="0"))
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_production_settings_pass_the_deploy_check(tmp_path: Path) -> None:
+    env = clean_env(
+        tmp_path, DEBUG="0", SECRET_KEY="x" * 20 + "-a-long-and-random-production-secret-" + "y" * 20,
+        ALLOWED_HOSTS="club.example.org",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_bad_boolean_fails_loudly(tmp_path: Path) -> None:
+    result = run_python(PROBE, clean_env(tmp_path, DEBUG="maybe"))
+    assert result.returncode != 0
+    assert "DEBUG must be a boolean" in result.stderr
