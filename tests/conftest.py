@@ -106,22 +106,28 @@ def process_env(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory)
     return env
 
 
-@pytest.fixture(scope="session")
-def celery_worker_process(process_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[subprocess.Popen[bytes]]:
-    """A real Celery worker process (not eager mode) on the configured broker."""
-    if not settings.REDIS_URL:
-        # Stale files from an earlier run would be delivered to this worker.
+@pytest.fixture
+def celery_worker_process(process_env: dict[str, str], tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker process (not eager mode) on the configured broker.
+
+    One per test, stopped before the test's database is flushed: a worker left running
+    between tests could still be inside a bot's move, holding row locks, when the flush
+    truncates the tables, and PostgreSQL would end one of the two with a deadlock.
+    """
+    from config.celery import app
+
+    if settings.REDIS_URL:
+        app.control.purge()  # tasks left by an earlier test name games that no longer exist
+    else:
         shutil.rmtree(settings.CELERY_FS_DIR / "queue", ignore_errors=True)
         (settings.CELERY_FS_DIR / "queue").mkdir(parents=True, exist_ok=True)
-    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    log = tmp_path / "worker.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "--loglevel=INFO",
              "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=process_env, stdout=out, stderr=subprocess.STDOUT,
         )
-    from config.celery import app
-
     try:
         # A round trip proves the worker is up and consuming.
         app.send_task("accounts.tasks.ping").get(timeout=60)
@@ -129,7 +135,7 @@ def celery_worker_process(process_env: dict[str, str], tmp_path_factory: pytest.
         stop(proc)
         raise RuntimeError("the Celery worker did not answer:\n" + log.read_text()[-3000:]) from None
     yield proc
-    stop(proc)
+    stop(proc)  # a warm shutdown: the task in hand finishes and commits first
 
 
 @pytest.fixture(scope="session")
