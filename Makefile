@@ -47,6 +47,7 @@ test: install
 
 lint: install
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 
 clean:
 	rm -rf var/test-* staticfiles

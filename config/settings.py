@@ -171,7 +171,9 @@ AUTHENTICATION_BACKENDS = [
 REDIS_URL = env_str("REDIS_URL")
 
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -224,8 +226,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     name: {"task": f"games.tasks.{name}", "schedule": 60.0}
-    for name in ["take_over_timed_out_seats", "fill_open_seats_with_bots",
-                 "reschedule_stuck_bot_turns"]
+    for name in [
+        "take_over_timed_out_seats",
+        "fill_open_seats_with_bots",
+        "reschedule_stuck_bot_turns",
+    ]
 }
 # Search budget per bot level: seconds, or {"iterations": n}; tests keep the hard bot quick.
 BOT_BUDGETS: dict[str, object] = {"hard": 0.05} if TESTING else {}

@@ -70,7 +70,11 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(_("seat"))  # engine seat number, 0-based
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
     )
     bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel, blank=True)
     invite_token = models.CharField(max_length=40, default=new_token, unique=True)
@@ -126,7 +130,11 @@ class Result(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="results"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="results",
     )
     bot_level = models.CharField(max_length=8, blank=True)
     score = models.IntegerField()
@@ -148,7 +156,11 @@ class Rating(models.Model):
 
     engine_slug = models.CharField(max_length=40)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="ratings"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="ratings",
     )
     bot_level = models.CharField(max_length=8, blank=True)
     mu = models.FloatField()
@@ -157,8 +169,14 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["engine_slug", "user", "bot_level"], name="unique_rating"),
+            models.UniqueConstraint(
+                fields=["engine_slug", "user", "bot_level"], name="unique_rating"
+            ),
         ]
+
+    def __str__(self) -> str:
+        who = self.user or self.bot_level
+        return f"{who} on {self.engine_slug}: {self.mu:.1f} ± {self.sigma:.1f}"
 
     @property
     def ordinal(self) -> float:

@@ -107,7 +107,9 @@ def process_env(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory)
 
 
 @pytest.fixture
-def celery_worker_process(process_env: dict[str, str], tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+def celery_worker_process(
+    process_env: dict[str, str], tmp_path: Path
+) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker process (not eager mode) on the configured broker.
 
     One per test, stopped before the test's database is flushed: a worker left running
@@ -124,29 +126,48 @@ def celery_worker_process(process_env: dict[str, str], tmp_path: Path) -> Iterat
     log = tmp_path / "worker.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "--loglevel=INFO",
-             "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT, env=process_env, stdout=out, stderr=subprocess.STDOUT,
+            [
+                str(BIN / "celery"),
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=process_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     try:
         # A round trip proves the worker is up and consuming.
         app.send_task("accounts.tasks.ping").get(timeout=60)
     except Exception:
         stop(proc)
-        raise RuntimeError("the Celery worker did not answer:\n" + log.read_text()[-3000:]) from None
+        raise RuntimeError(
+            "the Celery worker did not answer:\n" + log.read_text()[-3000:]
+        ) from None
     yield proc
     stop(proc)  # a warm shutdown: the task in hand finishes and commits first
 
 
 @pytest.fixture(scope="session")
-def asgi_server(process_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def asgi_server(
+    process_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     """daphne serving the real ASGI app (HTTP and websockets) on a free port."""
     port = free_port()
     log = tmp_path_factory.mktemp("daphne") / "daphne.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-            cwd=ROOT, env=process_env, stdout=out, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=process_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     try:
         wait_for_port(port, proc)

@@ -76,7 +76,8 @@ def test_websocket_refuses_anonymous_visitors(asgi_server: str) -> None:
 
 
 def test_users_only_receive_their_own_notifications(asgi_server: str) -> None:
-    """A message for bob goes through the layer from this (test) process; alice's socket gets nothing."""
+    """A message for bob goes through the layer from this (test) process; alice's socket gets
+    nothing."""
     alice = make_user("alice-live")
     bob = make_user("bob-live")
     from accounts import broadcast
@@ -86,8 +87,10 @@ def test_users_only_receive_their_own_notifications(asgi_server: str) -> None:
     async def run() -> tuple[str, str | None]:
         base = f"ws://{asgi_server}/ws/notifications/"
         origin = {"Origin": f"http://{asgi_server}"}
-        async with websockets.connect(base, additional_headers={**origin, "Cookie": cookie_alice}) as wa, \
-                websockets.connect(base, additional_headers={**origin, "Cookie": cookie_bob}) as wb:
+        async with (
+            websockets.connect(base, additional_headers={**origin, "Cookie": cookie_alice}) as wa,
+            websockets.connect(base, additional_headers={**origin, "Cookie": cookie_bob}) as wb,
+        ):
             await asyncio.sleep(0.5)
             note = await asyncio.to_thread(
                 lambda: Notification.objects.create(user=bob, message="For Bob only")

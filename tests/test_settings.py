@@ -26,13 +26,22 @@ print(json.dumps({
 
 def run_python(code: str, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+        [sys.executable, "-c", code, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
         timeout=120,
     )
 
 
 def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "SQLITE_PATH", "PYTEST_VERSION"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "SQLITE_PATH", "PYTEST_VERSION"}
+    }
     env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "VAR_DIR": str(tmp_path / "var")})
     env.update(extra)
     return env
@@ -51,12 +60,17 @@ def test_embedded_defaults_use_sqlite_filesystem_broker_and_relay_layer(tmp_path
 def test_embedded_defaults_migrate_and_query_without_any_server(tmp_path: Path) -> None:
     env = clean_env(tmp_path, DATABASE_URL="", REDIS_URL="")
     migrate = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env,
-        capture_output=True, text=True, timeout=300,
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert migrate.returncode == 0, migrate.stderr
     count = run_python(
-        "import django; django.setup(); from accounts.models import User; print(User.objects.count())",
+        "import django; django.setup(); from accounts.models import User; "
+        "print(User.objects.count())",
         env,
     )
     assert count.stdout.strip() == "0", count.stderr
@@ -87,12 +101,18 @@ def test_production_requires_a_secret_key(tmp_path: Path) -> None:
 
 def test_production_settings_pass_the_deploy_check(tmp_path: Path) -> None:
     env = clean_env(
-        tmp_path, DEBUG="0", SECRET_KEY="x" * 20 + "-a-long-and-random-production-secret-" + "y" * 20,
+        tmp_path,
+        DEBUG="0",
+        SECRET_KEY="x" * 20 + "-a-long-and-random-production-secret-" + "y" * 20,
         ALLOWED_HOSTS="club.example.org",
     )
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout

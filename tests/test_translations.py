@@ -35,9 +35,14 @@ def test_translations_keep_their_placeholders(language: str) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("hu", ["Szabályok", "Játékaink", "Regisztráció"]), ("pl", ["Zasady", "Nasze gry", "Zarejestruj się"])],
+    [
+        ("hu", ["Szabályok", "Játékaink", "Regisztráció"]),
+        ("pl", ["Zasady", "Nasze gry", "Zarejestruj się"]),
+    ],
 )
-def test_home_page_speaks_the_chosen_language(client: Client, language: str, words: list[str]) -> None:
+def test_home_page_speaks_the_chosen_language(
+    client: Client, language: str, words: list[str]
+) -> None:
     client.post("/members/language/", {"language": language, "next": "/"})
     page = client.get("/").text
     for word in words:

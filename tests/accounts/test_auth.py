@@ -50,8 +50,12 @@ def test_log_out_ends_the_session(client: Client, alice: User) -> None:
     assert client.get(reverse("accounts:profile")).status_code == 302
 
 
-@pytest.mark.parametrize("url_name", ["accounts:profile", "accounts:profile-edit", "accounts:notifications"])
-def test_pages_that_need_an_account_redirect_to_log_in(client: Client, db: None, url_name: str) -> None:
+@pytest.mark.parametrize(
+    "url_name", ["accounts:profile", "accounts:profile-edit", "accounts:notifications"]
+)
+def test_pages_that_need_an_account_redirect_to_log_in(
+    client: Client, db: None, url_name: str
+) -> None:
     response = client.get(reverse(url_name))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("account_login"))
@@ -76,7 +80,9 @@ def test_language_switch_for_a_visitor_uses_a_cookie(client: Client, db: None) -
     assert '<html lang="hu">' in page.text
 
 
-def test_language_switch_ignores_unknown_language_and_foreign_next(client: Client, db: None) -> None:
+def test_language_switch_ignores_unknown_language_and_foreign_next(
+    client: Client, db: None
+) -> None:
     response = client.post(
         reverse("accounts:set-language"), {"language": "xx", "next": "https://evil.example/"}
     )

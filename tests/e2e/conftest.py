@@ -29,8 +29,13 @@ def browser() -> Iterator[Any]:
             executable_path=CHROMIUM,
             headless=True,
             args=[
-                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
             ],
         )
         yield browser

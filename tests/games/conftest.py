@@ -46,7 +46,6 @@ def build_game(
     return game
 
 
-
 @pytest.fixture
 def make_game(db: None) -> Callable[..., Game]:
     return build_game

@@ -19,7 +19,6 @@ ENGINE = engines.get("akropolis")
 pytestmark = pytest.mark.django_db
 
 
-
 def play_until(state: Any, done: Any, seed: int = 3, limit: int = 500) -> Any:
     """Play seeded random legal moves until `done(state)` holds."""
     rng = random.Random(seed)

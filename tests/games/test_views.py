@@ -19,7 +19,6 @@ from tests.games.conftest import play_random_moves, state_of
 pytestmark = pytest.mark.django_db
 
 
-
 ENGINE = engines.get("akropolis")
 HTMX = {"HX-Request": "true"}
 TAKE_0 = json.dumps({"type": "take_tile", "index": 0})

@@ -18,7 +18,6 @@ def rulebooks(db: None) -> None:
     import_all()
 
 
-
 @pytest.fixture
 def babylon(db: None) -> None:
     """Only the Babylon rulebook (Hungarian source, Polish and English): enough for most tests."""

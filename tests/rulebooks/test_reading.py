@@ -18,7 +18,6 @@ def book_url(slug: str, **query: str) -> str:
     return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
 
 
-
 @pytest.fixture
 def hungarian(db: None) -> User:
     return make_user("bela", display_name="Béla", language="hu")
