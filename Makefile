@@ -37,10 +37,11 @@ run: install
 	$(PY) manage.py import_rulebooks
 	$(PY) manage.py create_demo
 	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker. Ctrl-C stops both."
-	@trap 'kill $$(jobs -p) 2>/dev/null; wait' INT TERM EXIT; \
-	  $(VENV)/bin/celery -A config worker --beat --loglevel=WARNING --concurrency=2 & \
-	  $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application & \
-	  wait
+	@# daphne runs in the foreground so Ctrl-C reaches it (a shell script's background jobs
+	@# ignore SIGINT); when it ends, for whatever reason, the worker is stopped too.
+	@$(VENV)/bin/celery -A config worker --beat --loglevel=WARNING --concurrency=2 & \
+	  worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
+	  $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)
