@@ -36,6 +36,7 @@ PLAIN: dict[str, object] = {
     ),
     "bad_move": gettext_lazy("That is not a move this game understands."),
     "already_resigned": gettext_lazy("You have already resigned from this game."),
+    "not_taken_over": gettext_lazy("You already play this seat yourself."),
     "not_finished": gettext_lazy("Only a finished game can be exported."),
     "bad_number": gettext_lazy("There is no such move in this game."),
     "bad_file": gettext_lazy("This file is not a game exported from this site."),

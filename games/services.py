@@ -484,6 +484,34 @@ def resign(*, game_id: int, user: User) -> Game:
     return game
 
 
+@transaction.atomic
+def take_back_seat(*, game_id: int, user: User) -> Game:
+    """The member plays their seat again after a bot took it over for a timeout.
+
+    A bot task already on its way finds a member's seat and plays nothing (`play_move`
+    refuses a bot move for it under the row lock). A resignation is final.
+    """
+    game = _locked(game_id)
+    if game.status != Game.Status.RUNNING:
+        raise GameError("not_running", "The game is not running.")
+    seat = game.seats.filter(user=user).first()
+    if seat is None:
+        raise GameError("not_seated", "The member has no seat here.")
+    if seat.resigned:
+        raise GameError("already_resigned", "The member has resigned.")
+    if not seat.bot_took_over:
+        raise GameError("not_taken_over", "The member already plays this seat.")
+    seat.bot_took_over = False
+    seat.bot_level = ""
+    seat.save(update_fields=["bot_took_over", "bot_level"])
+    engine = _engine(game.engine_slug)
+    if seat.position in engine.to_move(engine.load(game.state)):
+        game.turn_started_at = timezone.now()  # the member gets a whole turn's time again
+    game.save(update_fields=["turn_started_at", "updated_at"])
+    _broadcast_on_commit(game)
+    return game
+
+
 def take_over_timed_out_seats(*, now: datetime | None = None) -> int:
     """Seats that let their turn wait longer than TURN_TIMEOUT are played by a bot from now on,
     and their members are told (beat task). Returns how many seats were taken over."""

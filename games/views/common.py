@@ -29,7 +29,7 @@ def play_context(game: Game, seat: Seat | None, *, error: str | None = None) -> 
         return ctx
     view = services.view_for(game=game, seat=position)
     ctx.update(rendering.board_context(game=game, seat=position, view=view, error=error))
-    ctx["can_resign"] = (
-        seat is not None and game.status == Game.Status.RUNNING and not seat.resigned
-    )
+    running = seat is not None and game.status == Game.Status.RUNNING and not seat.resigned
+    ctx["can_resign"] = running
+    ctx["can_take_back"] = running and seat is not None and seat.bot_took_over
     return ctx

@@ -103,3 +103,17 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.status == Game.Status.OPEN:
         return redirect("games:lobby")
     return redirect("games:play", game_id=game.pk)
+
+
+@require_POST
+@login_required
+def take_back(request: HttpRequest, game_id: int) -> HttpResponse:
+    """After a timeout a bot plays the member's seat; this gives the seat back to them."""
+    game = get_game(game_id)
+    try:
+        services.take_back_seat(game_id=game.pk, user=request.user)
+    except services.GameError as exc:
+        messages.error(request, game_messages.describe(exc))
+    else:
+        messages.success(request, _("Welcome back: you play your seat again."))
+    return redirect("games:play", game_id=game.pk)

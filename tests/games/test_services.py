@@ -416,6 +416,44 @@ def test_a_timed_out_seat_is_taken_over_by_a_bot_and_its_member_told(
     ]
 
 
+def test_a_member_takes_back_a_seat_a_bot_took_over_and_the_late_bot_task_plays_nothing(
+    make_game, alice, bob, sent_tasks, django_capture_on_commit_callbacks, settings
+) -> None:
+    settings.TURN_TIMEOUT = 3600
+    game = make_game(alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.take_over_timed_out_seats(now=timezone.now() + timedelta(hours=2))
+    services.take_back_seat(game_id=game.pk, user=alice)
+    seat = Seat.objects.get(game=game, position=0)
+    assert not seat.is_bot and not seat.bot_took_over and seat.user == alice
+    game.refresh_from_db()
+    # The whole turn's time again: the next beat a minute later takes nothing over.
+    minute_later = timezone.now() + timedelta(minutes=1)
+    assert services.take_over_timed_out_seats(now=minute_later) == 0
+    # The task the take-over sent arrives now: the seat is a member's, so nothing is played.
+    assert services.play_bot_turn(game_id=game.pk, seat=0, expected_version=0) is False
+    assert not game.moves.exists()
+    seat_to_move, move = first_legal_move(game)
+    assert seat_to_move == 0
+    services.play_move(game_id=game.pk, seat=0, move=move, expected_version=0)
+    assert game.moves.get().by_bot is False
+
+
+def test_only_a_seat_taken_over_for_a_timeout_can_be_taken_back(make_game, alice, bob) -> None:
+    game = make_game(alice, bob)
+    with pytest.raises(services.GameError) as playing:
+        services.take_back_seat(game_id=game.pk, user=alice)
+    assert playing.value.code == "not_taken_over"
+    services.resign(game_id=game.pk, user=bob)
+    with pytest.raises(services.GameError) as resigned:
+        services.take_back_seat(game_id=game.pk, user=bob)
+    assert resigned.value.code == "already_resigned"
+    assert Seat.objects.get(game=game, user=bob).is_bot
+    with pytest.raises(services.GameError) as stranger:
+        services.take_back_seat(game_id=game.pk, user=make_user("dave"))
+    assert stranger.value.code == "not_seated"
+
+
 def test_a_bot_turn_whose_task_was_lost_is_sent_again(make_game, alice, sent_tasks) -> None:
     game = make_game("easy", alice)  # the bot's first turn: its task never reached a broker
     assert services.reschedule_stuck_bot_turns() == 0

@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
-from games import engines
+from games import engines, services
 from games.models import Game, Seat
 from tests.games.conftest import play_random_moves, state_of
 
@@ -323,6 +325,25 @@ def test_resign_hands_the_seat_to_a_bot(game: Game, alice: User) -> None:
     assert seat.resigned and seat.is_bot
     page = client_for(alice).get(reverse("games:play", args=[game.pk])).content.decode()
     assert "take-form" not in page and "Your turn." not in page
+
+
+def test_a_member_whose_seat_a_bot_took_over_can_take_it_back(
+    game: Game, alice: User, bob: User, settings
+) -> None:
+    settings.TURN_TIMEOUT = 60
+    services.take_over_timed_out_seats(now=timezone.now() + timedelta(minutes=5))
+    page = client_for(alice).get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "Take my seat back" in page
+    assert (
+        "Take my seat back"
+        not in client_for(bob).get(reverse("games:play", args=[game.pk])).content.decode()
+    )
+    response = client_for(alice).post(reverse("games:take_back", args=[game.pk]), follow=True)
+    assert "you play your seat again" in response.content.decode()
+    assert not game.seats.get(user=alice).is_bot
+    assert "Your turn." in response.content.decode()
+    again = client_for(alice).post(reverse("games:take_back", args=[game.pk]), follow=True)
+    assert "You already play this seat yourself." in again.content.decode()
 
 
 def test_replay_shows_the_board_after_move_k(game: Game, alice: User, carol: User) -> None:
