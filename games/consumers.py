@@ -8,6 +8,7 @@ every message carries the move number in `data-version` (principle 6).
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -16,6 +17,9 @@ from django.utils import translation
 
 from games import broadcast, selectors
 from games.models import Game
+
+# Swapped into the waiting room's empty #room-signal; the room then reloads itself over HTTP.
+ROOM_SIGNAL = '<div id="room-signal" data-version="{version}"></div>'
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -27,6 +31,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         # The newest move number this socket has sent: an older announcement arriving late
         # would only repeat a board the browser already has.
         self.sent_version = -1
+        # The waiting room of an open game only needs a hint to fetch itself again.
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.room = query.get("page") == ["room"]
         self.group = broadcast.group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -39,6 +46,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         """Browsers have nothing to say here (one write path: HTTP posts); ignore it."""
 
     async def game_changed(self, event: dict[str, Any]) -> None:
+        if self.room:
+            await self.send(text_data=ROOM_SIGNAL.format(version=int(event.get("version", 0))))
+            return
         if int(event.get("version", 0)) < self.sent_version:
             return
         html, version = await self.render()

@@ -6,8 +6,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from games import messages as game_messages
 from games import rendering, selectors, services
@@ -68,6 +70,8 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
             messages.success(request, _("You have joined the game."))
         game = get_game(game_id)
     if game.status != Game.Status.OPEN:
+        if request.htmx:  # the room refreshing itself: the whole page moves on to the board
+            return HttpResponseClientRedirect(reverse("games:play", args=[game.pk]))
         return redirect("games:play", game_id=game.pk)
     seat = my_seat(game, request.user)
     seats = list(game.seats.all())
@@ -84,7 +88,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
     ]
     return render(
         request,
-        "games/join.html",
+        "games/join.html#room" if request.htmx else "games/join.html",
         {
             "game": game,
             "seat": seat,

@@ -7,9 +7,11 @@ themselves over the game socket, without a reload.
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import pytest
+from django.db import connections
 from django.test import Client
 
 from accounts.models import User
@@ -41,12 +43,55 @@ def logged_in_page(new_page: Any, server: str, user: User, **context: Any) -> An
     return page
 
 
+def join_in_another_thread(game: Game, user: User) -> None:
+    """Seat `user` as their own browser would: from outside this thread, whose Playwright
+    event loop forbids the synchronous channel-layer call that announces the change."""
+
+    def join() -> None:
+        try:
+            services.join_seat(game_id=game.pk, user=user)
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=join)
+    worker.start()
+    worker.join()
+
+
 def version(page: Any) -> int:
     return int(page.get_attribute("#game-board", "data-version"))
 
 
 def wait_for_version(page: Any, number: int) -> None:
     page.wait_for_selector(f'#game-board[data-version="{number}"]', timeout=TURN_TIMEOUT_MS)
+
+
+def test_the_waiting_room_fills_live_and_opens_the_board_when_the_game_starts(
+    asgi_server: str, new_page: Any
+) -> None:
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    carol = make_user("carol", display_name="Carol")
+    game = services.create_game(
+        engine_slug="akropolis",
+        players=3,
+        options={},
+        seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
+        created_by=alice,
+    )
+    page = logged_in_page(new_page, asgi_server, alice)
+    page.add_init_script(
+        'document.addEventListener("htmx:wsOpen", () => { window.roomSocketOpen = true; })'
+    )
+    page.goto(f"http://{asgi_server}/games/{game.pk}/join/")
+    page.wait_for_function("window.roomSocketOpen === true")
+    page.evaluate("window.stillTheSamePage = true")
+    join_in_another_thread(game, bob)
+    page.wait_for_selector("#waiting-room >> text=Bob", timeout=TURN_TIMEOUT_MS)
+    assert page.evaluate("window.stillTheSamePage") is True
+    join_in_another_thread(game, carol)  # the last seat: the game starts
+    page.wait_for_url(f"http://{asgi_server}/games/{game.pk}/", timeout=TURN_TIMEOUT_MS)
+    page.wait_for_selector('#game-board[data-version="0"]')
+    assert page.errors == []
 
 
 def test_two_members_see_each_others_moves_live(asgi_server: str, new_page: Any) -> None:

@@ -197,3 +197,33 @@ def test_a_bot_move_played_in_the_worker_reaches_a_browsers_socket(
     assert max(versions) >= 3
     bot_moves = game.moves.filter(by_bot=True, number__lt=max(versions))
     assert bot_moves.exists()
+
+
+async def test_a_waiting_room_socket_hears_each_change_of_the_open_game() -> None:
+    """The room's socket gets a hint (no board: the game has none yet) at every join, leave
+    and start; the page fetches itself over HTTP on it."""
+
+    @sync_to_async
+    def open_game() -> tuple[Game, Any, Any]:
+        alice, bob = make_user("alice"), make_user("bob")
+        game = services.create_game(
+            engine_slug="akropolis",
+            players=3,
+            options={},
+            seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
+            created_by=alice,
+        )
+        return game, alice, bob
+
+    game, alice, bob = await open_game()
+    socket = WebsocketCommunicator(APP, f"/ws/games/{game.pk}/?page=room")
+    socket.scope["user"] = alice
+    assert (await socket.connect())[0]
+    try:
+        await sync_to_async(services.join_seat)(game_id=game.pk, user=bob)
+        hint = await socket.receive_from(timeout=10)
+        assert 'id="room-signal"' in hint and "game-board" not in hint
+        await sync_to_async(services.leave_seat)(game_id=game.pk, user=bob)
+        assert 'id="room-signal"' in await socket.receive_from(timeout=10)
+    finally:
+        await socket.disconnect()

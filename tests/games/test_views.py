@@ -282,6 +282,28 @@ def test_invite_link_seats_the_guest_and_starts_the_game(alice: User, bob: User)
     assert game.seats.get(position=1).user == bob
 
 
+def test_the_waiting_room_refreshes_itself_and_moves_on_to_the_board_at_the_start(
+    alice: User, bob: User, carol: User
+) -> None:
+    game = services.create_game(
+        engine_slug="akropolis",
+        players=3,
+        options={},
+        seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
+        created_by=alice,
+    )
+    room = reverse("games:join", args=[game.pk])
+    services.join_seat(game_id=game.pk, user=bob)
+    refreshed = client_for(alice).get(room, headers=HTMX)
+    assert refreshed.status_code == 200
+    assert "<html" not in refreshed.content.decode()  # only the room, swapped into the page
+    assert 'id="waiting-room"' in refreshed.content.decode()
+    assert "Bob" in refreshed.content.decode()  # the member who just sat down
+    services.join_seat(game_id=game.pk, user=carol)  # the last seat: the game starts
+    started = client_for(alice).get(room, headers=HTMX)
+    assert started.headers["HX-Redirect"] == reverse("games:play", args=[game.pk])
+
+
 def test_member_can_leave_before_the_start(alice: User, bob: User) -> None:
     client_for(alice).post(
         reverse("games:create"),
