@@ -536,9 +536,10 @@ def _take_over(game_id: int, limit: datetime) -> int:
         _hand_to_bot(game, seat, engine)
         info = catalog.get(game.engine_slug)
         with translation.override(seat.user.language or settings.LANGUAGE_CODE):
-            message = _("You did not move in time in %(game)s, so a bot now plays your seat.") % {
-                "game": info.name if info else game.engine_slug
-            }
+            message = _(
+                "You did not move in time in %(game)s, so a bot now plays your seat. "
+                "You can take it back on the game page."
+            ) % {"game": info.name if info else game.engine_slug}
         notify(user=seat.user, message=message, link=game.get_absolute_url())
         taken += 1
     if taken:
