@@ -154,13 +154,15 @@ def celery_worker_process(
     stop(proc)  # a warm shutdown: the task in hand finishes and commits first
 
 
-@pytest.fixture(scope="session")
-def asgi_server(
-    process_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """daphne serving the real ASGI app (HTTP and websockets) on a free port."""
+@pytest.fixture
+def asgi_server(process_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
+    """daphne serving the real ASGI app (HTTP and websockets) on a free port.
+
+    One per test, like the worker: stopped before the flush, so no request it is still
+    answering can hold a transaction open while the tables are truncated.
+    """
     port = free_port()
-    log = tmp_path_factory.mktemp("daphne") / "daphne.log"
+    log = tmp_path / "daphne.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],

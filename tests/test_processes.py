@@ -11,6 +11,7 @@ import websockets
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
+from django.db import connections
 
 from accounts.models import Notification, User
 from accounts.tasks import send_notification
@@ -84,6 +85,13 @@ def test_users_only_receive_their_own_notifications(asgi_server: str) -> None:
 
     cookie_alice, cookie_bob = session_cookie_for(alice), session_cookie_for(bob)
 
+    def write_and_announce() -> None:
+        try:
+            note = Notification.objects.create(user=bob, message="For Bob only")
+            broadcast.notify_user(bob.pk, note.pk)
+        finally:
+            connections.close_all()  # this thread's connection would outlive the test database
+
     async def run() -> tuple[str, str | None]:
         base = f"ws://{asgi_server}/ws/notifications/"
         origin = {"Origin": f"http://{asgi_server}"}
@@ -92,10 +100,7 @@ def test_users_only_receive_their_own_notifications(asgi_server: str) -> None:
             websockets.connect(base, additional_headers={**origin, "Cookie": cookie_bob}) as wb,
         ):
             await asyncio.sleep(0.5)
-            note = await asyncio.to_thread(
-                lambda: Notification.objects.create(user=bob, message="For Bob only")
-            )
-            await asyncio.to_thread(broadcast.notify_user, bob.pk, note.pk)
+            await asyncio.to_thread(write_and_announce)
             got_bob = str(await asyncio.wait_for(wb.recv(), timeout=30))
             try:
                 got_alice: str | None = str(await asyncio.wait_for(wa.recv(), timeout=1.5))
