@@ -106,6 +106,40 @@ def test_p2_covering_two_quarries_gains_two_stones_and_hides_the_house_plaza(
     assert ENGINE.scores(after)["breakdown"][0]["house"] == 0
 
 
+def test_r2_a_tile_on_level_2_over_two_quarries_gains_two_stones_at_once() -> None:
+    # §6.1 R2, on the §6.3 base city of seat 0 in a two-player game: seat 0 takes tile 1
+    # (bth, free at index 0) and lays it at (0,-1), k = 0 over (0,-1), (1,-1), (0,0),
+    # heights 1, 1, 1: level 2, covering the quarries (0,-1) and (1,-1) and the plaza.
+    start = [
+        {"q": 0, "r": 0, "stack": [["H", 0]]},
+        {"q": 0, "r": -1, "stack": [["q", 0]]},
+        {"q": 1, "r": 0, "stack": [["q", 0]]},
+        {"q": -1, "r": 1, "stack": [["q", 0]]},
+    ]
+    tile_22 = [
+        {"q": 1, "r": -1, "stack": [["q", 22]]},
+        {"q": 1, "r": -2, "stack": [["q", 22]]},
+        {"q": 2, "r": -2, "stack": [["M", 22]]},
+    ]
+    state = ENGINE.load(
+        {
+            "players": 2,
+            "stones": [1, 2],
+            "cities": [start + tile_22, start],
+            "site": [1, 5, 7, 9],
+            "stacks": [[10, 11, 12]],
+        }
+    )
+    taken = take(state, 0, 0)
+    assert taken.stones == (1, 2)  # index 0 is free and nothing is gained yet
+    after = ENGINE.apply_move(taken, 0, placement(0, -1, 0))
+    # One move later: +2 for seat 0, and it is already seat 1's turn.
+    assert after.stones == (1 + 2, 2)
+    assert visible(after)[(0, -1)] == ("b", 2)
+    assert ENGINE.to_move(after) == [1]
+    assert ENGINE.view(after, 1)["stones"] == [3, 2]
+
+
 @pytest.mark.parametrize(
     ("anchor", "k", "code"),
     [

@@ -169,6 +169,28 @@ def test_barracks_variant_doubles_with_three_outside_empty_neighbours_only() -> 
     assert parts(state)[2] == (2 * 1 + 1) * 2
 
 
+# A barracks on level 2 at (0, 0): its neighbours (0,-1) and (-1,0) are empty and outside,
+# (0,1) is a lake (all six of its neighbours are occupied), the rest are occupied.
+EDGE_AND_LAKE = {
+    (0, 0): "qb", (1, -1): "B", (1, 0): "q", (-1, 1): "q",
+    (1, 1): "q", (0, 2): "q", (-1, 2): "q",
+}  # fmt: skip
+
+
+def test_a6_barracks_variant_counts_the_lake_only_with_lake_counts_as_edge() -> None:
+    # §2.7 and A6: by default only the 2 outside empty neighbours count, 2 < 3, so the
+    # barracks scores its level 2 times 2 stars = 4. With lake_counts_as_edge all 3 empty
+    # neighbours count, so its value doubles: 2 x 2 = 4, times 2 stars = 8.
+    plain = position(EDGE_AND_LAKE, variants=["barracks"])
+    assert parts(plain) == (0, 0, 4, 0, 0, 0)
+    assert ENGINE.scores(plain)["totals"] == [4]
+    with_lake = position(EDGE_AND_LAKE, variants=["barracks"], lake_counts_as_edge=True)
+    assert parts(with_lake) == (0, 0, 8, 0, 0, 0)
+    assert ENGINE.scores(with_lake)["totals"] == [8]
+    # Without the variant the option changes nothing here: the barracks is on the edge anyway.
+    assert parts(position(EDGE_AND_LAKE, lake_counts_as_edge=True))[2] == 4
+
+
 # --- Temples ----------------------------------------------------------------------------
 
 RING = {(0, -1): "q", (1, -1): "q", (1, 0): "q", (0, 1): "q", (-1, 1): "q", (-1, 0): "T"}
