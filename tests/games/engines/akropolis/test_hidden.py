@@ -8,17 +8,22 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from games.engines.akropolis import ENGINE
+from games.engines.akropolis import ENGINE, data
 from games.engines.akropolis.state import State
 from games.engines.base import Rng
 
 
-def states_of_a_game(players: int, seed: int) -> list[State]:
+def states_of_a_game(
+    players: int, seed: int, options: dict[str, Any] | None = None, moves: int | None = None
+) -> list[State]:
+    """The states of a game of random legal moves: the whole game, or its first `moves`."""
     chooser = random.Random(seed)
-    state = ENGINE.new_game(players, seed)
+    state = ENGINE.new_game(players, seed, options)
     states = [state]
-    while not ENGINE.is_over(state):
+    while not ENGINE.is_over(state) and (moves is None or len(states) <= moves):
         seat = ENGINE.to_move(state)[0]
         state = ENGINE.apply_move(state, seat, chooser.choice(ENGINE.legal_moves(state, seat)))
         states.append(state)
@@ -51,17 +56,47 @@ def test_view_names_no_tile_of_the_face_down_stacks(players: int, seat: int | No
         assert seen["face_down_tiles"] == len(hidden)
 
 
+def with_stacks_shuffled(state: State, seed: int) -> State:
+    """The same state with the face-down tiles dealt into the same stack sizes in another
+    order: a state no seat can tell apart from `state`."""
+    flat = [t for stack in state.stacks for t in stack]
+    shuffled, _ = Rng.from_seed(seed).shuffle(flat)
+    stacks, start = [], 0
+    for stack in state.stacks:
+        stacks.append(shuffled[start : start + len(stack)])
+        start += len(stack)
+    return replace(state, stacks=tuple(stacks))
+
+
 @pytest.mark.parametrize("seat", [0, 1, None])
 def test_view_does_not_change_when_only_the_stacks_differ(seat: int | None) -> None:
     for state in states_of_a_game(2, seed=8)[::6]:
-        flat = [t for stack in state.stacks for t in stack]
-        shuffled, _ = Rng.from_seed(1234).shuffle(flat)
-        size = state.players + 1
-        other = replace(
-            state,
-            stacks=tuple(shuffled[i : i + size] for i in range(0, len(shuffled), size)),
-        )
+        other = with_stacks_shuffled(state, seed=1234)
         assert ENGINE.view(other, seat) == ENGINE.view(state, seat)
+
+
+@st.composite
+def positions_after_random_moves(draw: st.DrawFn) -> State:
+    """Any player count, long game where allowed, and a random number of random moves."""
+    players = draw(st.integers(data.MIN_PLAYERS, data.MAX_PLAYERS))
+    long_game = players in data.LONG_GAME_PLAYER_COUNTS and draw(st.booleans())
+    seed = draw(st.integers(0, 2**64))
+    moves = draw(st.integers(0, 2 * 60))  # two moves per turn, at most 60 turns
+    return states_of_a_game(players, seed, {"long_game": long_game}, moves)[-1]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions_after_random_moves(), st.integers(0, 2**64))
+def test_no_view_reveals_the_face_down_stacks(state: State, shuffle_seed: int) -> None:
+    hidden = {t for stack in state.stacks for t in stack}
+    other = with_stacks_shuffled(state, shuffle_seed)
+    for seat in [*range(state.players), None]:
+        seen = ENGINE.view(state, seat)
+        assert tile_ids_in(seen) & hidden == set()
+        assert seen["stacks_left"] == len(state.stacks)
+        assert seen["face_down_tiles"] == len(hidden)
+        # Whatever order the face-down tiles lie in, every seat sees exactly the same.
+        assert ENGINE.view(other, seat) == seen
 
 
 def test_everything_else_is_public_to_every_seat_and_spectators() -> None:

@@ -109,11 +109,17 @@ MOVES = st.one_of(
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 30), MOVES, st.integers(-1, 4))
+@given(
+    st.integers(data.MIN_PLAYERS, data.MAX_PLAYERS),
+    st.integers(0, 2**32),
+    st.integers(0, 30),
+    MOVES,
+    st.integers(-1, data.MAX_PLAYERS),
+)
 def test_any_input_is_either_a_legal_move_or_an_illegal_move_that_changes_nothing(
-    seed: int, steps: int, move: Any, seat: int
+    players: int, seed: int, steps: int, move: Any, seat: int
 ) -> None:
-    start = ENGINE.new_game(3, seed)
+    start = ENGINE.new_game(players, seed)
     state = replay(start, play(start, random.Random(seed), steps=steps))
     before = ENGINE.dump(state)
     # Compare as JSON: in Python False == 0, but `false` is not a site index.
