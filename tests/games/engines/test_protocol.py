@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +15,7 @@ from games import engines
 from games.engines.base import Engine, IllegalMove
 
 ENGINES = engines.all()
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def by_slug(engine: Engine) -> str:
@@ -159,3 +163,19 @@ def test_determinize_agrees_with_the_view(engine: Engine) -> None:
         sampled = determinize(seen, viewer, 99)
         assert engine.view(sampled, viewer) == seen
         assert engine.to_move(sampled) == engine.to_move(state)
+
+
+def test_the_package_re_exports_the_shared_pieces_of_base() -> None:
+    from games.engines import base
+
+    assert engines.IllegalMove is base.IllegalMove
+    assert engines.Rng is base.Rng
+    assert engines.Engine is base.Engine
+    assert set(engines.__all__) == {"ENGINE_MODULES", "Engine", "IllegalMove", "Rng", "get"}
+
+
+@pytest.mark.parametrize("first", ["games.engines.akropolis", "games.engines.base"])
+def test_importing_an_engine_module_first_meets_no_cycle(first: str) -> None:
+    # A fresh interpreter, so nothing is already imported when `first` is.
+    code = f"import {first}\nfrom games.engines import IllegalMove, Rng, get\nget('akropolis')"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
