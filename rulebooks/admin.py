@@ -7,6 +7,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext
 
 from rulebooks import services
+from rulebooks.forms import SectionTextAdminForm
 from rulebooks.models import GlossaryTerm, Revision, Rulebook, Section, SectionText, SiteNote
 
 
@@ -59,34 +60,45 @@ class RevisionInline(admin.TabularInline):
 
 @admin.register(SectionText)
 class SectionTextAdmin(admin.ModelAdmin):
+    form = SectionTextAdminForm
     list_display = ["section", "language", "title", "revision_number"]
     list_filter = ["language", "section__rulebook"]
     search_fields = ["title", "body", "section__key"]
-    fields = ["section", "language", "title", "body", "revision_number", "source_revision"]
     readonly_fields = ["revision_number", "source_revision"]
     inlines = [RevisionInline]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fields = ["section", "language", "title", "body", "opened_revision"]
+        fields += ["revision_number", "source_revision"]
+        if obj is not None and obj.language != obj.section.rulebook.source_language:
+            fields.append("translation_is_current")
+        return fields
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if obj is not None:
             return [*self.readonly_fields, "section", "language"]
         return list(self.readonly_fields)
 
-    def save_model(self, request: HttpRequest, obj: SectionText, form: Any, change: bool) -> None:
-        # Saves go through the revision history here too, so nothing edited in the admin is lost.
-        if change and not ({"title", "body"} & set(form.changed_data)):
-            return
-        current = SectionText.objects.filter(pk=obj.pk).first() if obj.pk else None
-        services.save_section_text(
-            section=obj.section,
-            language=obj.language,
-            title=obj.title,
-            body=obj.body,
-            author=request.user,
-            comment=gettext("Edited in the admin"),
-            base_number=current.revision_number if current else 0,
-        )
-        saved = SectionText.objects.get(section=obj.section, language=obj.language)
-        obj.pk = saved.pk
+    def save_model(
+        self, request: HttpRequest, obj: SectionText, form: SectionTextAdminForm, change: bool
+    ) -> None:
+        # Saves go through the revision history here too, so nothing edited in the admin is
+        # lost, and over the revision the editor opened, so nobody's work is overwritten.
+        mark_current = form.cleaned_data.get("translation_is_current", False)
+        if form.text_changed():
+            services.save_section_text(
+                section=obj.section,
+                language=obj.language,
+                title=obj.title,
+                body=obj.body,
+                author=request.user,
+                comment=gettext("Edited in the admin"),
+                base_number=form.cleaned_data["opened_revision"],
+                keep_source=not mark_current,
+            )
+            obj.pk = SectionText.objects.get(section=obj.section, language=obj.language).pk
+        elif mark_current:
+            services.mark_still_current(text=obj)
 
 
 @admin.register(Revision)

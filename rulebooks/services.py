@@ -90,11 +90,17 @@ def save_section_text(
     comment: str,
     base_number: int,
     source_number: int | None = None,
+    keep_source: bool = False,
 ) -> Revision:
     """Saves an editor's text as a new revision.
 
     ``base_number`` is the revision the editor started from (0 for a text that did not exist).
     If someone saved in the meantime, StaleEdit is raised and nothing is written.
+
+    A translation is then based on revision ``source_number`` of the original (the one the
+    editor was shown; the current one when not given). With ``keep_source`` an existing
+    translation keeps the revision it was made from: an editor who never saw the original
+    (the admin) has not confirmed that it matches a newer one, so "out of date" stays.
     """
     text = (
         SectionText.objects.select_for_update().filter(section=section, language=language).first()
@@ -105,6 +111,10 @@ def save_section_text(
         text = SectionText.objects.create(section=section, language=language, title=title)
     elif text.revision_number != base_number:
         raise StaleEdit(text)
+    if keep_source and text.revision_number:
+        source_revision = text.source_revision
+    else:
+        source_revision = _source_revision_for(section, language, source_number)
     return add_revision(
         text=text,
         title=title,
@@ -112,7 +122,7 @@ def save_section_text(
         author=author,
         comment=comment,
         origin=Revision.Origin.EDIT,
-        source_revision=_source_revision_for(section, language, source_number),
+        source_revision=source_revision,
     )
 
 
