@@ -267,17 +267,33 @@ def category_label(key: str) -> str:
     return str(label) if label is not None else key.replace("_", " ").capitalize()
 
 
-def score_table(scores: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """Rows per seat in ranking order, one column per scoring category."""
+def score_table(
+    scores: dict[str, Any], names: list[str], results: list[Any] | None = None
+) -> dict[str, Any]:
+    """Rows per seat in ranking order, one column per scoring category.
+
+    Once the end-of-game task has stored the results, their ranks decide the order and the
+    winners (a seat that resigned ranks last whatever its bot scored), and each row shows the
+    rating change; before that, the engine's ranking.
+    """
     breakdown = scores.get("breakdown") or []
     keys: list[str] = []
     for parts in breakdown:
         keys.extend(k for k in parts if k not in keys)
-    winners = set(scores.get("winners", []))
-    ranking = scores.get("ranking") or list(range(len(names)))
+    if results:
+        by_seat = {r.seat: r for r in results}
+        order = [(r.rank, r.seat) for r in sorted(results, key=lambda r: (r.rank, r.seat))]
+        winners = {r.seat for r in results if r.rank == 1}
+    else:
+        by_seat = {}
+        ranking = scores.get("ranking") or list(range(len(names)))
+        order = list(enumerate(ranking, start=1))
+        winners = set(scores.get("winners", []))
     rows = []
-    for place, seat in enumerate(ranking, start=1):
+    for place, seat in order:
         parts = breakdown[seat] if seat < len(breakdown) else {}
+        result = by_seat.get(seat)
+        rated = result is not None and result.rating_after is not None
         rows.append(
             {
                 "seat": seat,
@@ -286,9 +302,15 @@ def score_table(scores: dict[str, Any], names: list[str]) -> dict[str, Any]:
                 "values": [parts.get(k, 0) for k in keys],
                 "total": scores["totals"][seat],
                 "winner": seat in winners,
+                "rating": (result.rating_before, result.rating_after) if rated else None,
             }
         )
-    return {"columns": [category_label(k) for k in keys], "keys": keys, "rows": rows}
+    return {
+        "columns": [category_label(k) for k in keys],
+        "keys": keys,
+        "rows": rows,
+        "rated": any(row["rating"] for row in rows),
+    }
 
 
 def score_chart(table: dict[str, Any]) -> dict[str, Any]:
@@ -413,12 +435,17 @@ def board_context(
     """The context of the board partial for the viewer at `seat` (None: spectator)."""
     position = seat_position(seat)
     names = seat_names(game)
-    table = score_table(view["scores"], names)
+    is_over = bool(view.get("is_over"))
+    results = list(game.results.all()) if is_over and getattr(game, "pk", None) else []
+    table = score_table(view["scores"], names, results)
     to_move = list(view.get("to_move", []))
-    interactive = replay_number is None and position is not None and position in to_move
-    if interactive:
-        # A member whose seat a bot now plays (resigned, or timed out) gets no move forms.
-        interactive = not any(s.position == position and s.is_bot for s in game.seats.all())
+    own = next((s for s in game.seats.all() if s.position == position), None)
+    # A member whose seat a bot now plays (resigned, or timed out) gets no move forms.
+    interactive = replay_number is None and own is not None and position in to_move
+    interactive = interactive and not own.is_bot
+    # What the member may do with their seat while the game runs (not in a replay).
+    playing = replay_number is None and own is not None and own.user_id is not None
+    playing = playing and game.status == "running" and not own.resigned
     ctx: dict[str, Any] = {
         "game": game,
         "seat": position,
@@ -429,7 +456,9 @@ def board_context(
         "names": names,
         "to_move_names": [names[s] for s in to_move],
         "is_my_turn": interactive,
-        "is_over": bool(view.get("is_over")),
+        "can_resign": playing,
+        "can_take_back": playing and own.bot_took_over,
+        "is_over": is_over,
         "replay_number": replay_number,
         "error": error,
         "rules_url": rules_url(game.engine_slug, view),
@@ -440,9 +469,8 @@ def board_context(
         ctx["board"] = akropolis_board(view, names)
         for site_tile in ctx["board"]["site"]:
             site_tile["move"] = take_value(site_tile["index"])
-    if ctx["is_over"]:
+    if is_over:
         ctx["chart"] = score_chart(table)
-        ctx["results"] = list(game.results.all()) if getattr(game, "pk", None) else []
     return ctx
 
 

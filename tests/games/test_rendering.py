@@ -156,6 +156,37 @@ def test_finished_game_shows_final_table_with_each_category_and_a_bar_chart(
     assert re.search(rf'<tr data-seat="{winner}" class="winner">', html)
 
 
+def test_final_table_follows_the_stored_ranks_so_a_resigned_seat_ranks_last(
+    alice: User, bob: User
+) -> None:
+    """games/services.final_ranks: a seat that resigned ranks after every seat that played on,
+    whatever its bot scored; the table must agree with the stored results, not the engine."""
+    from games.models import Result
+
+    state = play_until(ENGINE.new_game(2, 5), ENGINE.is_over, seed=5)
+    scores = ENGINE.scores(state)
+    best, other = scores["ranking"][0], scores["ranking"][1]
+    game = make_game(state, alice, bob)
+    game.status = Game.Status.FINISHED
+    game.save()
+    game.seats.filter(position=best).update(resigned=True, bot_level="normal", bot_took_over=True)
+    for seat, rank in ((other, 1), (best, 2)):
+        Result.objects.create(
+            game=game,
+            seat=seat,
+            score=scores["totals"][seat],
+            breakdown=scores["breakdown"][seat],
+            rank=rank,
+            rating_before=0.0,
+            rating_after=2.5 if rank == 1 else -1.5,
+        )
+    html = render_board(Game.objects.get(pk=game.pk), state, 0)
+    rows = re.findall(r'<tr data-seat="(\d)"( class="winner")?>\s*<td>(\d)</td>', html)
+    assert rows == [(str(other), ' class="winner"', "1"), (str(best), "", "2")]
+    assert '<td class="rating">0.0 → 2.5</td>' in html
+    assert '<td class="rating">0.0 → -1.5</td>' in html
+
+
 @pytest.mark.parametrize(
     ("moves", "anchor"),
     [([], "#take-tile"), ([{"type": "take_tile", "index": 0}], "#place-tile")],
