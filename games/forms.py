@@ -20,7 +20,9 @@ IMPORT_MAX_BYTES = 2 * 1024 * 1024
 SEAT_CHOICES = [
     ("me", _("Me")),
     ("open", _("Open seat (invite someone)")),
-    ("open_bot", _("Open seat; a normal bot joins if nobody does")),
+    ("open_easy", _("Open seat; an easy bot joins if nobody does")),
+    ("open_normal", _("Open seat; a normal bot joins if nobody does")),
+    ("open_hard", _("Open seat; a hard bot joins if nobody does")),
     ("easy", _("Easy bot")),
     ("normal", _("Normal bot")),
     ("hard", _("Hard bot")),
@@ -34,6 +36,15 @@ AKROPOLIS_VARIANTS = [
     ("temples", _("Temples variant")),
     ("gardens", _("Gardens variant")),
 ]
+
+
+def read_json(raw: str) -> Any:
+    """Parse JSON sent by a browser; None when it cannot be read (including nesting so deep
+    that the parser gives up, which a crafted request can reach within the size limits)."""
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
 
 
 def playable_games() -> list[tuple[str, str]]:
@@ -57,6 +68,14 @@ class CreateGameForm(forms.Form):
     seat_1 = forms.ChoiceField(label=_("Seat 2"), choices=SEAT_CHOICES, initial="normal")
     seat_2 = forms.ChoiceField(label=_("Seat 3"), choices=SEAT_CHOICES, initial="normal")
     seat_3 = forms.ChoiceField(label=_("Seat 4"), choices=SEAT_CHOICES, initial="normal")
+    first_player = forms.ChoiceField(
+        label=_("Who starts"),
+        choices=[
+            ("random", _("A player drawn at random (then clockwise)")),
+            ("listed", _("Seat 1 (the order listed)")),
+        ],
+        initial="random",
+    )
     fill_after_minutes = forms.IntegerField(
         label=_("Minutes before a bot takes an open seat"),
         min_value=1,
@@ -100,11 +119,11 @@ class CreateGameForm(forms.Form):
                 continue
             if choice in BOT_LEVELS:
                 seats.append({"kind": "bot", "bot_level": choice})
-            elif choice == "open_bot":
+            elif choice.startswith("open_"):
                 seats.append(
                     {
                         "kind": "open",
-                        "fill_bot_level": "normal",
+                        "fill_bot_level": choice.removeprefix("open_"),
                         "fill_after_minutes": data.get("fill_after_minutes") or 30,
                     }
                 )
@@ -113,6 +132,7 @@ class CreateGameForm(forms.Form):
         if sum(1 for seat in seats if seat["kind"] == "me") > 1:
             raise forms.ValidationError(_("You can take only one seat in a game."))
         data["seats"] = seats
+        data["random_first"] = data.get("first_player") == "random"
         data["options"] = self.engine_options(data)
         return data
 
@@ -134,11 +154,7 @@ class MoveForm(forms.Form):
     move = forms.CharField(max_length=2000)
 
     def clean_move(self) -> dict[str, Any]:
-        raw = self.cleaned_data["move"]
-        try:
-            move = json.loads(raw)
-        except ValueError:
-            raise forms.ValidationError(_("That move could not be read.")) from None
+        move = read_json(self.cleaned_data["move"])
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise forms.ValidationError(_("That move could not be read."))
         return move
@@ -157,9 +173,12 @@ class ImportGameForm(forms.Form):
         if upload.size > IMPORT_MAX_BYTES:
             raise forms.ValidationError(_("This file is too large for an exported game."))
         try:
-            data = json.loads(upload.read().decode("utf-8"))
-        except (ValueError, UnicodeDecodeError):
+            text = upload.read().decode("utf-8")
+        except UnicodeDecodeError:
             raise forms.ValidationError(_("This file is not valid JSON.")) from None
+        data = read_json(text)
+        if data is None:
+            raise forms.ValidationError(_("This file is not valid JSON."))
         if not isinstance(data, dict):
             raise forms.ValidationError(_("This file is not a game exported from this site."))
         return data

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from games import engines
 from games.models import Game, Seat
@@ -38,19 +38,21 @@ def _with_seats(queryset: Any) -> Any:
 def games_for_user(user: Any) -> list[Game]:
     """The member's games, each with `my_seat`, `to_move_seats` and `my_turn` set.
 
-    Games where it is the member's turn come first, then running, waiting and finished ones,
-    each newest first.
+    The games they sit in, and the games they imported (whose seats carry only the names
+    recorded in the file, so `my_seat` is None there). Games where it is the member's turn
+    come first, then running, waiting and finished ones, each newest first.
     """
+    mine = Q(seats__user=user) | Q(imported=True, created_by=user)
     games = list(
-        _with_seats(Game.objects.filter(seats__user=user).exclude(status=Game.Status.ABANDONED))
+        _with_seats(Game.objects.filter(mine).exclude(status=Game.Status.ABANDONED))
         .distinct()
         .order_by("-updated_at", "-pk")
     )
     for game in games:
-        game.my_seat = next(s for s in game.seats.all() if s.user_id == user.pk)  # type: ignore[attr-defined]
+        game.my_seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)  # type: ignore[attr-defined]
         game.to_move_seats = seats_to_move(game)  # type: ignore[attr-defined]
         game.my_turn = any(  # type: ignore[attr-defined]
-            s.pk == game.my_seat.pk and not s.is_bot
+            s.user_id == user.pk and not s.is_bot
             for s in game.to_move_seats  # type: ignore[attr-defined]
         )
     games.sort(key=lambda g: (not g.my_turn, STATUS_ORDER.get(g.status, 9)))  # type: ignore[attr-defined]

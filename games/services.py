@@ -170,8 +170,14 @@ def create_game(
     seats: list[dict],
     created_by: User | None,
     seed: int | None = None,
+    random_first: bool = False,
 ) -> Game:
     """Create a game with its seats; it starts at once when no seat is open.
+
+    Seats are listed clockwise. With `random_first` a player drawn at random starts and
+    the others follow clockwise (the seats are rotated, never shuffled): the printed rule
+    lets the table choose the first player, and the site draws one unless the host
+    keeps the listed order (games/akropolis.md A13).
 
     Each seat is `{"kind": "me" | "open" | "bot", "bot_level": ..., "fill_bot_level": ...,
     "fill_after_minutes": int | None}`: "me" is `created_by`, a bot needs `bot_level`, an
@@ -201,6 +207,9 @@ def create_game(
         raise GameError("two_seats_for_me", "A member takes at most one seat.")
     if "me" in kinds and created_by is None:
         raise GameError("bad_seats", "A seat for 'me' needs a member.")
+    if random_first:
+        first = secrets.randbelow(players)
+        seats = seats[first:] + seats[:first]
     game = Game.objects.create(
         engine_slug=engine_slug,
         options=options,
@@ -277,7 +286,8 @@ def join_seat(
     if any(seat.user_id == user.pk for seat in seats):
         raise GameError("already_seated", "The member already has a seat.")
     if token:
-        matching = [seat for seat in seats if secrets.compare_digest(seat.invite_token, token)]
+        given = token.encode()  # bytes: compare_digest refuses non-ASCII str
+        matching = [s for s in seats if secrets.compare_digest(s.invite_token.encode(), given)]
         if not matching:
             raise GameError("bad_invite", "No seat of this game has that invitation.")
         seat = matching[0]
@@ -315,7 +325,10 @@ def leave_seat(*, game_id: int, user: User) -> None:
     # A new token: the old invitation may have been shared with someone who has now left.
     seat.invite_token = secrets.token_urlsafe(16)
     seat.save(update_fields=["user", "invite_token"])
-    game.save(update_fields=["updated_at"])
+    if not game.seats.filter(user__isnull=False).exists():
+        # Nobody is left to wait for: the game leaves the open list rather than linger there.
+        game.status = Game.Status.ABANDONED
+    game.save(update_fields=["status", "updated_at"])
     _broadcast_on_commit(game)
 
 
@@ -755,7 +768,7 @@ def import_game(*, data: Any, user: User | None) -> Game:
     if isinstance(data, bytes | str):
         try:
             data = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise _bad_file("The file is not JSON.") from None
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise _bad_file("The file is not a game export.")
@@ -765,6 +778,8 @@ def import_game(*, data: Any, user: User | None) -> Game:
     options, moves, seats = data.get("options", {}), data.get("moves"), data.get("seats", [])
     if not isinstance(slug, str) or type(players) is not int or type(seed) is not int:
         raise _bad_file("The file lacks the game, players or seed.")
+    if not 0 <= seed < 2**63:  # the seed column is a signed 64-bit integer
+        raise _bad_file("The seed is out of range.")
     if not isinstance(options, dict) or not isinstance(moves, list) or not isinstance(seats, list):
         raise _bad_file("Options, moves or seats have the wrong shape.")
     if len(moves) > MAX_IMPORT_MOVES:
@@ -801,7 +816,7 @@ def import_game(*, data: Any, user: User | None) -> Game:
         or claimed.get("breakdown", scores["breakdown"]) != scores["breakdown"]
     ):
         raise GameError("scores_differ", "The file's scores do not match its moves.")
-    names = {s.get("seat"): s for s in seats if isinstance(s, dict)}
+    names = {s["seat"]: s for s in seats if isinstance(s, dict) and type(s.get("seat")) is int}
     with transaction.atomic():
         now = timezone.now()
         game = Game.objects.create(

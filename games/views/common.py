@@ -10,6 +10,14 @@ from games import rendering, selectors, services
 from games.models import Game, Seat
 
 
+def int_param(raw: str | None) -> int | None:
+    """A small non-negative integer from a query string, or None. `str.isdigit` alone would
+    pass '²' and strings too long for `int()`."""
+    if raw and raw.isascii() and raw.isdigit() and len(raw) <= 9:
+        return int(raw)
+    return None
+
+
 def get_game(game_id: int) -> Game:
     return get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
 
@@ -29,7 +37,4 @@ def play_context(game: Game, seat: Seat | None, *, error: str | None = None) -> 
         return ctx
     view = services.view_for(game=game, seat=position)
     ctx.update(rendering.board_context(game=game, seat=position, view=view, error=error))
-    running = seat is not None and game.status == Game.Status.RUNNING and not seat.resigned
-    ctx["can_resign"] = running
-    ctx["can_take_back"] = running and seat is not None and seat.bot_took_over
     return ctx

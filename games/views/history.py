@@ -15,7 +15,7 @@ from games import rendering, selectors, services
 from games.engines.base import IllegalMove
 from games.forms import ImportGameForm
 from games.models import Game
-from games.views.common import get_game
+from games.views.common import get_game, int_param
 
 
 @require_GET
@@ -39,10 +39,8 @@ def replay_seat(request: HttpRequest, game: Game) -> int | None:
     """Whose eyes the replay uses: a player of a running game sees only what their seat
     saw; once the game is over anyone may pick any seat, or the table's view (None)."""
     allowed = selectors.replay_seats(game, request.user)
-    raw = request.GET.get("seat", "")
-    if raw.isdigit() and int(raw) in allowed:
-        return int(raw)
-    return allowed[0]
+    wanted = int_param(request.GET.get("seat"))
+    return wanted if wanted is not None and wanted in allowed else allowed[0]
 
 
 @require_GET
@@ -51,9 +49,8 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     if game.state is None:
         return redirect("games:join", game_id=game.pk)
-    raw = request.GET.get("move", "")
-    number = int(raw) if raw.isdigit() else game.version
-    number = min(number, game.version)
+    number = int_param(request.GET.get("move"))
+    number = game.version if number is None else min(number, game.version)
     seat = replay_seat(request, game)
     finished = game.status == Game.Status.FINISHED
     view = services.view_for(game=game, seat=seat, number=number)

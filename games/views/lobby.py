@@ -45,6 +45,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 options=form.cleaned_data["options"],
                 seats=form.cleaned_data["seats"],
                 created_by=request.user,
+                random_first=form.cleaned_data["random_first"],
             )
         except services.GameError as exc:
             form.add_error(None, game_messages.describe(exc))
@@ -69,6 +70,9 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
         else:
             messages.success(request, _("You have joined the game."))
         game = get_game(game_id)
+    if game.status == Game.Status.ABANDONED:
+        messages.info(request, _("Everyone left this game before it started."))
+        return redirect("games:lobby")
     if game.status != Game.Status.OPEN:
         if request.htmx:  # the room refreshing itself: the whole page moves on to the board
             return HttpResponseClientRedirect(reverse("games:play", args=[game.pk]))

@@ -8,13 +8,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from games import messages as game_messages
 from games import services
 from games.engines.base import IllegalMove
 from games.forms import MoveForm
 from games.models import Game
-from games.views.common import get_game, my_seat, play_context
+from games.rendering import board_stamp
+from games.views.common import get_game, int_param, my_seat, play_context
 
 # A stale page or a move out of turn conflicts with the game's state; anything else the
 # member sent was simply wrong.
@@ -27,7 +29,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     seat = my_seat(game, request.user)
     ctx = play_context(game, seat)
-    if ctx.get("waiting"):
+    if ctx.get("waiting"):  # not started yet (or abandoned): the waiting room says which
         return redirect("games:join", game_id=game.pk)
     return render(request, "games/play.html", ctx)
 
@@ -37,14 +39,15 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
 def board(request: HttpRequest, game_id: int) -> HttpResponse:
     """The current board over HTTP, for a browser that missed a live message (principle 6).
 
-    With `?known=N` and nothing played since move N, the answer is 204 so htmx keeps the
-    board as it is (and any half-made choice on it).
+    With `?known=N&stamp=S` and nothing changed since (no move after move N, and the same
+    stamp: results, resignations and take-overs change it without a move), the answer is 204
+    so htmx keeps the board as it is (and any half-made choice on it).
     """
     game = get_game(game_id)
     if game.state is None:
         return HttpResponse(status=204)
-    known = request.GET.get("known", "")
-    if known.isdigit() and int(known) == game.version:
+    known = int_param(request.GET.get("known"))
+    if known == game.version and request.GET.get("stamp") == board_stamp(game):
         return HttpResponse(status=204)
     seat = my_seat(game, request.user)
     return render(request, "games/play.html#board", play_context(game, seat))
@@ -102,6 +105,13 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.success(request, _("You resigned. A bot finishes the game for your seat."))
     if game.status == Game.Status.OPEN:
         return redirect("games:lobby")
+    return back_to_the_game(request, game)
+
+
+def back_to_the_game(request: HttpRequest, game: Game) -> HttpResponse:
+    """Reload the play page, which shows the message just stored (htmx: the whole page)."""
+    if request.htmx:
+        return HttpResponseClientRedirect(game.get_absolute_url())
     return redirect("games:play", game_id=game.pk)
 
 
@@ -116,4 +126,4 @@ def take_back(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, game_messages.describe(exc))
     else:
         messages.success(request, _("Welcome back: you play your seat again."))
-    return redirect("games:play", game_id=game.pk)
+    return back_to_the_game(request, game)

@@ -14,7 +14,10 @@
   function refreshBoard() {
     var live = document.getElementById("game-live");
     if (!live || !window.htmx) { return; }
-    var url = live.getAttribute("data-board-url") + "?known=" + currentVersion();
+    var board = currentBoard();
+    var stamp = board ? board.getAttribute("data-stamp") || "" : "";
+    var url = live.getAttribute("data-board-url") + "?known=" + currentVersion() +
+      "&stamp=" + encodeURIComponent(stamp);
     window.htmx.ajax("GET", url, { target: "#game-board", swap: "outerHTML" });
   }
 

@@ -91,3 +91,20 @@ def test_an_unfinished_log_is_refused(finished, bob) -> None:
     with pytest.raises(services.GameError) as exc:
         services.import_game(data=data, user=bob)
     assert exc.value.code == "bad_file"
+
+
+def test_a_seed_out_of_the_databases_range_is_refused(finished, bob) -> None:
+    data = services.export_game(game=finished)
+    data["seed"] = 2**63
+    with pytest.raises(services.GameError) as exc:
+        services.import_game(data=data, user=bob)
+    assert exc.value.code == "bad_file"
+    assert Game.objects.filter(imported=True).count() == 0
+
+
+def test_odd_seat_entries_only_lose_their_names(finished, bob) -> None:
+    data = services.export_game(game=finished)
+    data["seats"] = [{"seat": [0], "name": "list"}, "not an entry", {"seat": 1, "name": "Bea"}]
+    copy = services.import_game(data=data, user=bob)
+    assert [s.label for s in copy.seats.all()] == ["", "Bea"]
+    assert copy.state == finished.state

@@ -198,14 +198,42 @@ def test_page_names_no_tile_of_the_face_down_stacks(game: Game, alice: User) -> 
 # --- gap recovery -------------------------------------------------------------------------------
 
 
+def shown_stamp(user: User, game: Game) -> str:
+    page = client_for(user).get(reverse("games:play", args=[game.pk])).content.decode()
+    match = re.search(r'id="game-board"[^>]*data-stamp="([^"]*)"', page)
+    assert match, "the board carries its stamp"
+    return match.group(1)
+
+
 def test_board_endpoint_is_empty_when_the_browser_is_up_to_date(game: Game, alice: User) -> None:
     url = reverse("games:board", args=[game.pk])
-    assert client_for(alice).get(url, {"known": 0}, headers=HTMX).status_code == 204
+    known = {"known": 0, "stamp": shown_stamp(alice, game)}
+    assert client_for(alice).get(url, known, headers=HTMX).status_code == 204
     play_random_moves(game, count=1)
-    response = client_for(alice).get(url, {"known": 0}, headers=HTMX)
+    response = client_for(alice).get(url, known, headers=HTMX)
     assert response.status_code == 200
     assert 'data-version="1"' in response.content.decode()
     assert "<html" not in response.content.decode()
+
+
+def test_board_endpoint_sends_a_change_made_without_a_move(
+    game: Game, alice: User, bob: User
+) -> None:
+    """A resignation keeps the move number: a browser that missed its live message must still
+    get the new board when it asks (reconnecting after a drop)."""
+    url = reverse("games:board", args=[game.pk])
+    known = {"known": 0, "stamp": shown_stamp(alice, game)}
+    services.resign(game_id=game.pk, user=bob)
+    response = client_for(alice).get(url, known, headers=HTMX)
+    assert response.status_code == 200
+    assert "played by a bot" in response.content.decode()
+
+
+@pytest.mark.parametrize("query", [{"known": "²"}, {"known": "9" * 5000}, {"known": "-1"}])
+def test_board_endpoint_survives_odd_numbers(game: Game, alice: User, query: dict) -> None:
+    response = client_for(alice).get(reverse("games:board", args=[game.pk]), query, headers=HTMX)
+    assert response.status_code == 200
+    assert 'data-version="0"' in response.content.decode()
 
 
 # --- lobby --------------------------------------------------------------------------------------
@@ -224,6 +252,7 @@ def test_create_a_game_against_a_bot_starts_it(alice: User) -> None:
         {
             "engine_slug": "akropolis",
             "players": 2,
+            "first_player": "listed",
             "seat_0": "me",
             "seat_1": "hard",
             "seat_2": "open",
@@ -245,6 +274,7 @@ def test_create_rejects_two_seats_for_me(alice: User) -> None:
         {
             "engine_slug": "akropolis",
             "players": 2,
+            "first_player": "listed",
             "seat_0": "me",
             "seat_1": "me",
             "seat_2": "open",
@@ -256,12 +286,59 @@ def test_create_rejects_two_seats_for_me(alice: User) -> None:
     assert not Game.objects.exists()
 
 
+def test_a_random_first_player_keeps_the_listed_clockwise_order(alice: User) -> None:
+    """games/akropolis.md A13: the first player is drawn at random and the others follow
+    clockwise, so the seats are rotated, never shuffled."""
+    listed = ["me", "easy", "normal", "hard"]
+    positions = set()
+    for _ in range(30):
+        response = client_for(alice).post(
+            reverse("games:create"),
+            {"engine_slug": "akropolis", "players": 4, "first_player": "random"}
+            | {f"seat_{n}": choice for n, choice in enumerate(listed)},
+        )
+        assert response.status_code == 302
+        game = Game.objects.latest("pk")
+        seats = list(game.seats.order_by("position"))
+        mine = next(s.position for s in seats if s.user_id == alice.pk)
+        positions.add(mine)
+        # Reading clockwise from alice's seat gives the order she listed.
+        clockwise = [seats[(mine + k) % 4] for k in range(4)]
+        assert [s.bot_level for s in clockwise[1:]] == listed[1:]
+    # 30 draws among 4 seats: all on one seat would happen with probability 4 * 4**-30.
+    assert len(positions) > 1
+
+
+def test_each_open_seat_names_the_bot_level_that_fills_it(alice: User) -> None:
+    response = client_for(alice).post(
+        reverse("games:create"),
+        {
+            "engine_slug": "akropolis",
+            "players": 3,
+            "first_player": "listed",
+            "seat_0": "me",
+            "seat_1": "open_hard",
+            "seat_2": "open_easy",
+            "seat_3": "open",
+            "fill_after_minutes": 15,
+        },
+    )
+    assert response.status_code == 302
+    game = Game.objects.get()
+    seats = {s.position: s for s in game.seats.all()}
+    assert (seats[1].fill_bot_level, seats[2].fill_bot_level) == ("hard", "easy")
+    assert seats[1].is_open and seats[2].is_open
+    wait = seats[1].fill_deadline - timezone.now()
+    assert timedelta(minutes=14) < wait <= timedelta(minutes=15)
+
+
 def test_invite_link_seats_the_guest_and_starts_the_game(alice: User, bob: User) -> None:
     client_for(alice).post(
         reverse("games:create"),
         {
             "engine_slug": "akropolis",
             "players": 2,
+            "first_player": "listed",
             "seat_0": "me",
             "seat_1": "open",
             "seat_2": "open",
@@ -310,6 +387,7 @@ def test_member_can_leave_before_the_start(alice: User, bob: User) -> None:
         {
             "engine_slug": "akropolis",
             "players": 2,
+            "first_player": "listed",
             "seat_0": "me",
             "seat_1": "open",
             "seat_2": "open",
@@ -324,6 +402,7 @@ def test_member_can_leave_before_the_start(alice: User, bob: User) -> None:
         {
             "engine_slug": "akropolis",
             "players": 3,
+            "first_player": "listed",
             "seat_0": "me",
             "seat_1": "open",
             "seat_2": "open",
@@ -335,6 +414,24 @@ def test_member_can_leave_before_the_start(alice: User, bob: User) -> None:
     response = client_for(bob).post(reverse("games:leave", args=[waiting.pk]))
     assert response.status_code == 302
     assert not Seat.objects.filter(game=waiting, user=bob).exists()
+
+
+def test_a_game_everyone_left_is_no_longer_offered(alice: User, carol: User) -> None:
+    game = services.create_game(
+        engine_slug="akropolis",
+        players=2,
+        options={},
+        seats=[{"kind": "me"}, {"kind": "open"}],
+        created_by=alice,
+    )
+    client_for(alice).post(reverse("games:leave", args=[game.pk]))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+    lobby = client_for(carol).get(reverse("games:lobby")).content.decode()
+    assert f"#{game.pk}</a>" not in lobby
+    page = client_for(carol).get(reverse("games:join", args=[game.pk]), follow=True)
+    assert page.status_code == 200
+    assert "Everyone left this game before it started." in page.content.decode()
 
 
 # --- resign, history, replay, export, import ----------------------------------------------------
@@ -366,6 +463,26 @@ def test_a_member_whose_seat_a_bot_took_over_can_take_it_back(
     assert "Your turn." in response.content.decode()
     again = client_for(alice).post(reverse("games:take_back", args=[game.pk]), follow=True)
     assert "You already play this seat yourself." in again.content.decode()
+
+
+def test_the_live_board_offers_the_seat_back_as_soon_as_a_bot_takes_it_over(
+    game: Game, alice: User, settings
+) -> None:
+    """The socket's rendering (no request, no CSRF token) carries the take-back form too, so
+    the member sees it without reloading; htmx posts it with the CSRF header from <body>."""
+    from games import rendering
+
+    settings.TURN_TIMEOUT = 60
+    before = rendering.live_fragments(game=game, seat=0, user=alice)
+    assert "Take my seat back" not in before and "resign-form" in before
+    services.take_over_timed_out_seats(now=timezone.now() + timedelta(minutes=5))
+    live = rendering.live_fragments(game=game, seat=0, user=alice)
+    take_back = reverse("games:take_back", args=[game.pk])
+    assert f'hx-post="{take_back}"' in live and "Take my seat back" in live
+    assert "Take my seat back" not in rendering.live_fragments(game=game, seat=1)
+    response = client_for(alice).post(take_back, headers=HTMX)
+    assert response["HX-Redirect"] == reverse("games:play", args=[game.pk])
+    assert not game.seats.get(user=alice).is_bot
 
 
 def test_replay_shows_the_board_after_move_k(game: Game, alice: User, carol: User) -> None:
@@ -426,11 +543,45 @@ def test_history_export_and_import_of_a_finished_game(game: Game, alice: User, b
     assert response.status_code == 302
     assert response["Location"] == reverse("games:replay", args=[imported.pk])
     assert state_of(imported) == state_of(game)
+    # The importer finds the imported game in their history, marked as such.
+    history = client_for(alice).get(reverse("games:history")).content.decode()
+    assert reverse("games:replay", args=[imported.pk]) in history
+    assert re.search(rf'#{imported.pk}</a> <span class="badge">imported</span>', history)
 
 
 def test_export_of_a_running_game_is_refused(game: Game, alice: User) -> None:
     response = client_for(alice).get(reverse("games:export", args=[game.pk]), follow=True)
     assert "Only a finished game can be exported." in response.content.decode()
+
+
+def test_import_of_absurdly_nested_json_shows_why(alice: User) -> None:
+    upload = SimpleUploadedFile("game.json", b"[" * 100_000 + b"]" * 100_000)
+    response = client_for(alice).post(reverse("games:import"), {"file": upload})
+    assert response.status_code == 400
+    assert "This file is not valid JSON." in response.content.decode()
+
+
+def test_a_move_of_absurdly_nested_json_is_refused_with_a_reason(game: Game, alice: User) -> None:
+    response = post_move(alice, game, "[" * 999 + "]" * 999, 0)
+    assert response.status_code == 200
+    assert "That move could not be read." in response.content.decode()
+    assert_unchanged(game)
+
+
+def test_an_invitation_with_odd_characters_is_refused_politely(alice: User, bob: User) -> None:
+    game = services.create_game(
+        engine_slug="akropolis",
+        players=2,
+        options={},
+        seats=[{"kind": "me"}, {"kind": "open"}],
+        created_by=alice,
+    )
+    response = client_for(bob).post(
+        reverse("games:join", args=[game.pk]), {"token": "é"}, follow=True
+    )
+    assert response.status_code == 200
+    assert "This invitation link is not valid for this game." in response.content.decode()
+    assert game.seats.get(position=1).user is None
 
 
 def test_import_of_a_broken_file_shows_why(alice: User) -> None:
