@@ -113,9 +113,11 @@ class GlossaryMatcher:
             if seen is not None:
                 seen.add(term.key)
             out.append(escape(text[last : match.start()], quote=False))
+            # A link to the term's row in the page's glossary: it works with no script and
+            # from the keyboard; the page script adds the popup with the other languages.
             out.append(
-                f'<span class="term" data-term="{escape(term.key)}" tabindex="0" '
-                f'title="{escape(term.title)}">{escape(match.group(0), quote=False)}</span>'
+                f'<a class="term" href="#term-{escape(term.key)}" data-term="{escape(term.key)}" '
+                f'title="{escape(term.title)}">{escape(match.group(0), quote=False)}</a>'
             )
             last = match.end()
         out.append(escape(text[last:], quote=False))

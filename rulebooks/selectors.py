@@ -9,7 +9,7 @@ from html import escape
 from django.conf import settings
 from django.db.models import Q
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language_info
+from django.utils.translation import get_language_info, gettext
 
 from rulebooks.diff import DiffRow, title_and_body_rows
 from rulebooks.markdown import GlossaryMatcher, Term, render
@@ -53,13 +53,14 @@ def glossary_matcher(terms: list[GlossaryTerm], language: str) -> GlossaryMatche
     )
 
 
-def glossary_data(terms: list[GlossaryTerm]) -> dict[str, dict]:
+def glossary_data(terms: list[GlossaryTerm]) -> dict[str, object]:
     """What the page script needs to show a term in the other languages (sent as JSON)."""
     return {
         "languages": {
             code: str(get_language_info(code)["name_translated"]) for code in LANGUAGE_CODES
         },
         "terms": {t.key: {"terms": t.terms, "notes": t.notes} for t in terms},
+        "link": gettext("See it in the glossary"),
     }
 
 

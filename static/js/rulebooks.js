@@ -1,4 +1,6 @@
-// Glossary terms: hovering, focusing or tapping one shows it in every language.
+// Glossary terms: hovering, focusing or tapping one shows it in every language, with a link to
+// its row in the page's glossary. A term is itself a link to that row, so a click, Enter, or a
+// second tap follows it.
 (function () {
   "use strict";
   var dataNode = document.getElementById("rb-glossary");
@@ -7,9 +9,15 @@
   var data = JSON.parse(dataNode.textContent);
   var pageLang = document.documentElement.lang || "en";
   var current = null;
+  var openBeforeTap = false;
+
+  function termOf(event) {
+    return event.target.closest ? event.target.closest(".term") : null;
+  }
 
   function show(term) {
-    var entry = data.terms[term.getAttribute("data-term")];
+    var key = term.getAttribute("data-term");
+    var entry = data.terms[key];
     if (!entry) { return; }
     var list = document.createElement("dl");
     Object.keys(data.languages).forEach(function (code) {
@@ -29,6 +37,14 @@
       p.textContent = note;
       popup.appendChild(p);
     }
+    var more = document.createElement("p");
+    var link = document.createElement("a");
+    link.className = "rb-term-link";
+    link.href = "#term-" + key;
+    link.textContent = data.link;
+    more.appendChild(link);
+    popup.appendChild(more);
+
     var box = term.getBoundingClientRect();
     popup.hidden = false;
     popup.style.top = (window.scrollY + box.bottom + 6) + "px";
@@ -49,21 +65,46 @@
     current = null;
   }
 
-  document.addEventListener("mouseover", function (event) {
-    var term = event.target.closest && event.target.closest(".term");
-    if (term && term !== current) { show(term); }
-    else if (!term && current && !popup.contains(event.target)) { hide(); }
+  // Hover is for a mouse only: a tap also fires pointer and focus events, handled on click.
+  // Leaving the term hides the popup after a moment, so the mouse can cross into its link.
+  var hideTimer = null;
+  document.addEventListener("pointerover", function (event) {
+    if (event.pointerType !== "mouse") { return; }
+    var term = termOf(event);
+    if (term || popup.contains(event.target)) {
+      clearTimeout(hideTimer);
+      hideTimer = null;
+      if (term && term !== current) { show(term); }
+    } else if (current && hideTimer === null) {
+      hideTimer = setTimeout(function () { hideTimer = null; hide(); }, 300);
+    }
   });
   document.addEventListener("focusin", function (event) {
-    var term = event.target.closest && event.target.closest(".term");
+    var term = termOf(event);
     if (term) { show(term); }
   });
+  document.addEventListener("pointerdown", function (event) {
+    var term = termOf(event);
+    openBeforeTap = Boolean(term) && term === current && !popup.hidden;
+  });
   document.addEventListener("click", function (event) {
-    var term = event.target.closest && event.target.closest(".term");
-    if (term) { if (term === current && event.pointerType !== "mouse") { hide(); } else { show(term); } return; }
-    if (!popup.contains(event.target)) { hide(); }
+    var term = termOf(event);
+    if (term) {
+      // Touch has no hover: the first tap shows the other languages, the second one (or the
+      // link in the popup) goes to the glossary. A mouse click or Enter goes there at once.
+      var touch = event.pointerType === "touch" || event.pointerType === "pen";
+      if (touch && !openBeforeTap) {
+        event.preventDefault();
+        show(term);
+      } else {
+        hide();
+      }
+      return;
+    }
+    if (!popup.contains(event.target) || event.target.closest("a")) { hide(); }
   });
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape") { hide(); }
   });
+  window.addEventListener("hashchange", hide);
 })();

@@ -36,17 +36,33 @@ def test_babylon_side_by_side_in_hungarian_and_polish_with_glossary(
     shown = popup.inner_text().casefold()
     assert "filar" in shown and "pillar" in shown and "oszlop" in shown
 
+    # Following the term: the popup links to its row in the glossary, and so does the term.
+    entry = page.locator("tr#term-pillar")
+    popup.locator("a.rb-term-link").click()
+    page.wait_for_url("**#term-pillar")
+    assert_glossary_entry_reached(entry)
+    popup.wait_for(state="hidden")
+
+    page.goto(f"http://{asgi_server}/rules/babylon/compare/?left=hu&right=pl#dig")
     pillar_pl = page.locator('.rb-right .term[data-term="pillar"]').first
     pillar_pl.scroll_into_view_if_needed()
     pillar_pl.click()
-    popup.wait_for(state="visible")
-    assert "oszlop" in popup.inner_text().casefold()
+    page.wait_for_url("**#term-pillar")
+    assert_glossary_entry_reached(entry)
 
+    # From the keyboard: focusing a term shows the popup, Escape closes it, Enter follows it.
+    page.goto(f"http://{asgi_server}/rules/babylon/compare/?left=hu&right=pl#dig")
+    pillar_hu.focus()
+    popup.wait_for(state="visible")
     page.keyboard.press("Escape")
     popup.wait_for(state="hidden")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**#term-pillar")
+    assert_glossary_entry_reached(entry)
     assert errors == []
 
-    phone = new_page(viewport={"width": 375, "height": 740})
+    # On a phone: side by side becomes stacked, and a tap shows the term before following it.
+    phone = new_page(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True)
     phone.goto(f"http://{asgi_server}/rules/babylon/compare/?left=hu&right=pl#dig")
     row = phone.locator("section.rb-row#dig")
     left_box, right_box = (
@@ -54,6 +70,25 @@ def test_babylon_side_by_side_in_hungarian_and_polish_with_glossary(
         row.locator(".rb-right").bounding_box(),
     )
     assert right_box["y"] >= left_box["y"] + left_box["height"] - 1  # stacked per section
+    term = phone.locator('.rb-right .term[data-term="pillar"]').first
+    term.scroll_into_view_if_needed()
+    term.tap()
+    phone_popup = phone.locator("#rb-term-popup")
+    phone_popup.wait_for(state="visible")
+    assert "oszlop" in phone_popup.inner_text().casefold()
+    assert "#term-" not in phone.url  # the first tap only shows the term
+    phone_popup.locator("a.rb-term-link").tap()
+    phone.wait_for_url("**#term-pillar")
+    assert_glossary_entry_reached(phone.locator("tr#term-pillar"))
+
+
+def assert_glossary_entry_reached(entry: Any) -> None:
+    assert entry.evaluate("row => row.matches(':target')")
+    box = entry.bounding_box()
+    viewport = entry.page.viewport_size
+    assert box is not None and 0 <= box["y"] < viewport["height"]  # scrolled into view
+    cells = [text.casefold() for text in entry.locator("td").all_inner_texts()]
+    assert cells == ["pillar", "oszlop", "filar"]
 
 
 def test_editor_edits_a_section_in_place_and_restores_the_previous_version(

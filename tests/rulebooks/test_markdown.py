@@ -23,8 +23,8 @@ def test_scripts_handlers_and_javascript_links_never_reach_the_page() -> None:
 
 def test_inflected_words_are_marked_by_their_stem() -> None:
     html = render("Tegyél két oszlopot a lapkára.", GlossaryMatcher([PILLAR]))
-    assert '<span class="term" data-term="pillar"' in html
-    assert ">oszlopot</span>" in html
+    assert '<a class="term" href="#term-pillar" data-term="pillar"' in html
+    assert ">oszlopot</a>" in html
 
 
 def test_the_longest_stem_wins() -> None:

@@ -107,6 +107,22 @@ def test_glossary_terms_are_marked_with_their_other_languages(
 ) -> None:
     html = client.get(book_url("babylon", lang="hu")).content.decode()
     assert re.search(
-        r'<span class="term" data-term="pillar"[^>]*title="pillar · oszlop · filar"', html, re.I
+        r'<a class="term" href="#term-pillar" data-term="pillar"[^>]*'
+        r'title="pillar · oszlop · filar"',
+        html,
+        re.I,
     )
     assert 'id="rb-glossary"' in html
+
+
+@pytest.mark.parametrize("page", ["book", "compare"])
+def test_every_marked_term_links_to_its_row_in_the_glossary(
+    client: Client, rulebooks: None, page: str
+) -> None:
+    url = reverse(f"rulebooks:{page}", args=["babylon"])
+    html = client.get(url + ("?lang=hu" if page == "book" else "?left=hu&right=pl")).text
+    linked = set(re.findall(r'<a class="term" href="#term-([\w-]+)"', html))
+    rows = dict(re.findall(r'<tr id="term-([\w-]+)">(.*?)</tr>', html, re.S))
+    assert "pillar" in linked
+    assert linked <= set(rows)
+    assert all(word in rows["pillar"].casefold() for word in ("pillar", "oszlop", "filar"))
