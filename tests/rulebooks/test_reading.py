@@ -7,6 +7,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from rulebooks import services
+from rulebooks.models import Rulebook, Section
 from tests.conftest import make_user
 from tests.rulebooks.conftest import login
 
@@ -56,6 +58,33 @@ def test_rulebook_falls_back_to_english_with_a_notice(hungarian: User, rulebooks
 def test_fallback_goes_to_english_before_the_original(polish: User, rulebooks: None) -> None:
     html = login(polish).get(book_url("tower-of-babel")).content.decode()
     assert '<div class="rb-sections" lang="en">' in html
+
+
+def test_with_no_english_either_the_original_is_shown_with_a_notice(
+    polish: User, editor: User
+) -> None:
+    book = Rulebook.objects.create(
+        slug="kakuro-klub", titles={"hu": "Kakuró"}, originals=["hu"], source_language="hu"
+    )
+    section = Section.objects.create(rulebook=book, key="overview")
+    services.save_section_text(
+        section=section,
+        language="hu",
+        title="Áttekintés",
+        body="A játék célja.",
+        author=editor,
+        comment="",
+        base_number=0,
+    )
+
+    html = login(polish).get(book_url("kakuro-klub")).content.decode()
+
+    assert '<div class="rb-sections" lang="hu">' in html
+    assert "A játék célja." in html
+    notice = html[html.index("rb-notice") : html.index("</p>", html.index("rb-notice"))]
+    assert 'data-wanted="pl" data-shown="hu"' in notice
+    # In the reader's own language, naming what they asked for and what they get instead.
+    assert "polski" in notice.casefold() and "węgierski" in notice.casefold()
 
 
 def test_missing_language_says_not_translated_with_links(client: Client, rulebooks: None) -> None:
