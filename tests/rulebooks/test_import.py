@@ -15,10 +15,33 @@ from rulebooks.models import GlossaryTerm, Revision, Rulebook, Section, SectionT
 SLUGS = ["akropolis", "babylon", "hanging-gardens", "tower-of-babel"]
 
 
-def snapshot() -> list[tuple]:
-    return list(
-        Revision.objects.order_by("pk").values_list("pk", "text_id", "number", "title", "body")
-    ) + list(SectionText.objects.order_by("pk").values_list("pk", "revision_number", "body"))
+def snapshot() -> dict[str, list[tuple]]:
+    """Everything an import writes that a reader or an editor would notice changing."""
+    return {
+        "revisions": list(
+            Revision.objects.order_by("pk").values_list("pk", "text_id", "number", "title", "body")
+        ),
+        "texts": list(
+            SectionText.objects.order_by("pk").values_list(
+                "pk", "revision_number", "title", "body", "source_revision_id"
+            )
+        ),
+        "rulebooks": list(
+            Rulebook.objects.order_by("pk").values_list(
+                "pk", "slug", "titles", "originals", "source_language", "order"
+            )
+        ),
+        # Section order is what lines the languages up and fills the table of contents.
+        "sections": list(
+            Section.objects.order_by("rulebook__slug", "order", "key").values_list(
+                "pk", "rulebook__slug", "key", "order"
+            )
+        ),
+        # The "How this site plays it" box.
+        "site_notes": list(
+            SiteNote.objects.order_by("pk").values_list("pk", "rulebook_id", "language", "body")
+        ),
+    }
 
 
 @pytest.mark.django_db
@@ -45,7 +68,10 @@ def test_importing_twice_changes_nothing() -> None:
     before = snapshot()
     terms = list(GlossaryTerm.objects.order_by("pk").values())
     call_command("import_rulebooks")
-    assert snapshot() == before
+    after = snapshot()
+    for part, rows in before.items():
+        assert rows, f"the import wrote no {part}"
+        assert after[part] == rows, part
     assert list(GlossaryTerm.objects.order_by("pk").values()) == terms
 
 
