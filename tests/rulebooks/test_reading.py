@@ -144,6 +144,19 @@ def test_glossary_terms_are_marked_with_their_other_languages(
     assert 'id="rb-glossary"' in html
 
 
+@pytest.mark.parametrize(
+    ("lang", "word"), [("en", "score pad"), ("hu", "pontozótömb"), ("pl", "notatnik")]
+)
+def test_babylon_components_mark_the_score_pad_as_a_glossary_term(
+    client: Client, babylon: None, lang: str, word: str
+) -> None:
+    html = client.get(book_url("babylon", lang=lang)).text
+    components = html[html.index('id="components"') : html.index('id="terrace-tiles"')]
+    assert f'data-term="score-pad" title="score pad · pontozótömb · notatnik">{word}</a>' in (
+        components
+    )
+
+
 @pytest.mark.parametrize("page", ["book", "compare"])
 def test_every_marked_term_links_to_its_row_in_the_glossary(
     client: Client, rulebooks: None, page: str
