@@ -67,30 +67,40 @@ class Term:
 
 
 class GlossaryMatcher:
-    """Finds glossary terms in text of one language; the longest stem wins where several fit."""
+    """Finds glossary terms in text of one language; the longest stem wins where several fit.
+
+    A stem marks every word that starts with it (Hungarian and Polish inflect at the end). A
+    stem ending in ``$`` marks only that whole word: ``király$`` marks "király" but neither
+    "királyság" nor "királyi", where a plain ``király`` stem would mark both.
+    """
 
     def __init__(self, terms: Iterable[Term]) -> None:
         by_stem: dict[str, Term] = {}
+        by_word: dict[str, Term] = {}
         for term in terms:
             for stem in term.stems:
-                stem = stem.strip().casefold()
-                if stem and stem not in by_stem:
-                    by_stem[stem] = term
+                stem = " ".join(stem.casefold().split())
+                target = by_stem
+                if stem.endswith("$"):
+                    stem, target = stem[:-1].rstrip(), by_word
+                if stem and stem not in target:
+                    target[stem] = term
         self.by_stem = by_stem
-        if not by_stem:
+        self.by_word = by_word
+        if not by_stem and not by_word:
             self.pattern: re.Pattern[str] | None = None
             return
+        tails = [(stem, r"\w*") for stem in by_stem] + [(word, r"(?!\w)") for word in by_word]
         alternatives = [
-            r"\s+".join(re.escape(word) for word in stem.split())
-            for stem in sorted(by_stem, key=len, reverse=True)
+            r"\s+".join(re.escape(part) for part in stem.split()) + tail
+            for stem, tail in sorted(tails, key=lambda item: len(item[0]), reverse=True)
         ]
-        # A stem marks a word that starts with it (Hungarian and Polish inflect at the end).
-        self.pattern = re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")\w*", re.IGNORECASE)
+        self.pattern = re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + ")", re.IGNORECASE)
 
     def term_for(self, matched: str) -> Term | None:
         folded = " ".join(matched.casefold().split())
-        best: Term | None = None
-        best_len = -1
+        best: Term | None = self.by_word.get(folded)
+        best_len = len(folded) if best is not None else -1
         for stem, term in self.by_stem.items():
             if folded.startswith(stem) and len(stem) > best_len:
                 best, best_len = term, len(stem)

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import json
+
+from rulebooks.importers import CONTENT_DIR
 from rulebooks.markdown import GlossaryMatcher, Term, render
 
 PILLAR = Term(key="pillar", stems=("oszlop",), title="pillar · oszlop · filar")
@@ -50,3 +53,40 @@ def test_glossary_data_cannot_inject_markup() -> None:
 def test_only_the_first_mention_in_a_section_is_marked() -> None:
     html = render("oszlop, oszlopok\n\nmég egy oszlop", GlossaryMatcher([PILLAR]))
     assert html.count('class="term"') == 1
+
+
+def test_a_stem_ending_in_dollar_marks_only_that_whole_word() -> None:
+    king = Term(key="king", stems=("király$", "királyt"), title="king")
+    queen = Term(key="queen", stems=("királynő",), title="queen")
+    matcher = GlossaryMatcher([king, queen])
+    assert matcher.term_for("király") == king
+    assert matcher.term_for("Királyt") == king
+    assert matcher.term_for("királynőt") == queen
+    html = render("A királyság és a királyi kert.", matcher)
+    assert "term" not in html
+
+
+def shipped_matcher(slug: str, language: str) -> GlossaryMatcher:
+    entries = json.loads((CONTENT_DIR / slug / "glossary.json").read_text())
+    return GlossaryMatcher(
+        Term(key=e["key"], stems=tuple(e["stems"][language]), title="") for e in entries
+    )
+
+
+def marked(matcher: GlossaryMatcher, word: str) -> str | None:
+    term = matcher.term_for(word) if matcher.pattern and matcher.pattern.fullmatch(word) else None
+    return term.key if term else None
+
+
+def test_hanging_gardens_king_is_marked_in_its_base_form_without_hitting_other_words() -> None:
+    hu = shipped_matcher("hanging-gardens", "hu")
+    assert [marked(hu, w) for w in ("király", "királyt", "királynő", "királyság", "királyi")] == [
+        "king",
+        "king",
+        "queen",
+        None,
+        None,
+    ]
+    pl = shipped_matcher("hanging-gardens", "pl")
+    words = ("król", "króla", "królowa", "królik", "królestwo", "królewski")
+    assert [marked(pl, w) for w in words] == ["king", "king", "queen", None, None, None]
