@@ -65,7 +65,15 @@ if not SECRET_KEY:
     # Only for local development on embedded defaults.
     SECRET_KEY = "insecure-development-key-only-for-debug-mode-do-not-use-in-production"
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
+if not ALLOWED_HOSTS:
+    if not DEBUG:
+        # Django would answer every request with 400 Bad Request, which is hard to trace back.
+        raise ImproperlyConfigured(
+            "ALLOWED_HOSTS must be set when DEBUG is off: the host names the site is served "
+            "under, comma-separated (for example ALLOWED_HOSTS=club.example.org)."
+        )
+    ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]", "testserver"]
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [

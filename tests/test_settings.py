@@ -40,7 +40,15 @@ def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         k: v
         for k, v in os.environ.items()
         if k
-        not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "SQLITE_PATH", "PYTEST_VERSION"}
+        not in {
+            "DATABASE_URL",
+            "REDIS_URL",
+            "DEBUG",
+            "SECRET_KEY",
+            "ALLOWED_HOSTS",
+            "SQLITE_PATH",
+            "PYTEST_VERSION",
+        }
     }
     env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "VAR_DIR": str(tmp_path / "var")})
     env.update(extra)
@@ -93,17 +101,36 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis(tmp_path: Path) ->
     assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
 
 
+PRODUCTION_SECRET = "x" * 20 + "-a-long-and-random-production-secret-" + "y" * 20
+
+
 def test_production_requires_a_secret_key(tmp_path: Path) -> None:
-    result = run_python(PROBE, clean_env(tmp_path, DEBUG="0"))
+    result = run_python(PROBE, clean_env(tmp_path, DEBUG="0", ALLOWED_HOSTS="club.example.org"))
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_production_requires_allowed_hosts(tmp_path: Path) -> None:
+    result = run_python(PROBE, clean_env(tmp_path, DEBUG="0", SECRET_KEY=PRODUCTION_SECRET))
+    assert result.returncode != 0
+    assert "ALLOWED_HOSTS must be set when DEBUG is off" in result.stderr
+
+
+def test_allowed_hosts_come_from_the_environment(tmp_path: Path) -> None:
+    code = "from django.conf import settings; print(settings.ALLOWED_HOSTS)"
+    env = clean_env(
+        tmp_path, DEBUG="0", SECRET_KEY=PRODUCTION_SECRET, ALLOWED_HOSTS="club.example.org, a.b"
+    )
+    result = run_python(code, env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['club.example.org', 'a.b']"
 
 
 def test_production_settings_pass_the_deploy_check(tmp_path: Path) -> None:
     env = clean_env(
         tmp_path,
         DEBUG="0",
-        SECRET_KEY="x" * 20 + "-a-long-and-random-production-secret-" + "y" * 20,
+        SECRET_KEY=PRODUCTION_SECRET,
         ALLOWED_HOSTS="club.example.org",
     )
     result = subprocess.run(
