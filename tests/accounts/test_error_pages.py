@@ -1,0 +1,43 @@
+"""The friendly error pages speak the reader's language, like every other page."""
+
+from __future__ import annotations
+
+import pytest
+from django.http import HttpRequest, HttpResponse
+from django.test import Client
+from django.urls import path
+
+from tests.conftest import make_user
+
+
+def broken_view(request: HttpRequest) -> HttpResponse:
+    raise RuntimeError("something broke")
+
+
+# This module doubles as the URLconf of the test below: the site's 500 handler, one broken page.
+urlpatterns = [path("broken/", broken_view)]
+handler500 = "config.views.server_error"
+
+
+@pytest.mark.django_db
+@pytest.mark.urls(__name__)
+@pytest.mark.parametrize(
+    ("language", "heading"), [("hu", "Valami hiba történt"), ("pl", "Coś poszło nie tak")]
+)
+def test_server_error_page_is_in_the_members_language(language: str, heading: str) -> None:
+    client = Client(raise_request_exception=False)
+    client.force_login(make_user("vera", language=language))
+    response = client.get("/broken/")
+    assert response.status_code == 500
+    assert f'<html lang="{language}">' in response.text
+    assert heading in response.text
+
+
+@pytest.mark.django_db
+@pytest.mark.urls(__name__)
+def test_server_error_page_follows_a_visitors_language_cookie() -> None:
+    client = Client(raise_request_exception=False)
+    client.cookies["django_language"] = "pl"
+    response = client.get("/broken/")
+    assert response.status_code == 500
+    assert '<html lang="pl">' in response.text
