@@ -167,6 +167,76 @@ def test_two_members_see_each_others_moves_live(asgi_server: str, new_page: Any)
         assert page.errors == []
 
 
+def move_in_another_thread(game: Game, seat: int, number: int) -> None:
+    """Play the seat's first legal move as that player's own browser would, from outside
+    Playwright's thread (like `join_in_another_thread`)."""
+    from games import engines
+
+    def play() -> None:
+        try:
+            engine = engines.get(game.engine_slug)
+            state = engine.load(Game.objects.get(pk=game.pk).state)
+            move = engine.legal_moves(state, seat)[0]
+            services.play_move(game_id=game.pk, seat=seat, move=move, expected_version=number)
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=play)
+    worker.start()
+    worker.join()
+
+
+def test_a_browser_that_reconnects_after_a_drop_fetches_the_board(
+    asgi_server: str, new_page: Any
+) -> None:
+    """DESIGN.md principle 6: the socket drops while bob moves, so alice never receives that
+    message; when htmx reconnects, her page asks for the board over HTTP and catches up."""
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    game = services.create_game(
+        engine_slug="akropolis",
+        players=2,
+        options={},
+        seats=[{"kind": "me"}, {"kind": "open"}],
+        created_by=bob,
+        seed=7,
+    )
+    join_in_another_thread(game, alice)  # bob (seat 0) moves first; alice watches
+    sockets: list[Any] = []
+    swallowed: list[Any] = []
+    cut = {"on": False}
+
+    def relay(ws: Any) -> None:
+        server = ws.connect_to_server()
+        sockets.append(ws)
+        server.on_message(lambda m: swallowed.append(m) if cut["on"] else ws.send(m))
+        ws.on_message(lambda m: server.send(m))
+
+    page = logged_in_page(new_page, asgi_server, alice)
+    page.route_web_socket(lambda url: "/ws/games/" in url, relay)
+    page.add_init_script(
+        'document.addEventListener("htmx:wsOpen", () => { window.socketsOpened = '
+        "(window.socketsOpened || 0) + 1; })"
+    )
+    page.goto(f"http://{asgi_server}/games/{game.pk}/")
+    page.wait_for_function("window.socketsOpened === 1")
+    page.evaluate("window.stillTheSamePage = true")
+    assert version(page) == 0
+
+    cut["on"] = True  # the connection is failing: bob's move never reaches alice
+    move_in_another_thread(game, 0, 0)
+    page.wait_for_timeout(500)
+    assert swallowed, "the server did announce bob's move"
+    assert version(page) == 0
+    cut["on"] = False
+    with page.expect_response(lambda r: f"/games/{game.pk}/board/" in r.url) as fetched:
+        sockets[0].close(code=1012)  # "service restart": htmx reconnects
+        page.wait_for_function("window.socketsOpened === 2", timeout=TURN_TIMEOUT_MS)
+    assert fetched.value.status == 200
+    wait_for_version(page, 1)
+    assert page.evaluate("window.stillTheSamePage") is True
+    assert page.errors == []
+
+
 def test_member_plays_a_whole_game_against_a_bot(
     asgi_server: str, celery_worker_process: Any, new_page: Any
 ) -> None:
