@@ -103,3 +103,51 @@ def test_profile_edit_changes_display_name(client: Client, alice: User) -> None:
     client.post(reverse("accounts:profile-edit"), {"display_name": "Alíz", "language": "hu"})
     alice.refresh_from_db()
     assert (alice.display_name, alice.language) == ("Alíz", "hu")
+
+
+def test_repeated_failed_log_ins_lock_the_account_for_a_while(
+    client: Client, alice: User, bob: User
+) -> None:
+    # config/settings.py ACCOUNT_RATE_LIMITS: 5 failures per 5 minutes for one account (the
+    # cache starts empty: tests/accounts/conftest.py).
+    for _attempt in range(5):
+        response = client.post(reverse("account_login"), {"login": "alice", "password": "nope"})
+        assert "not correct" in response.text
+
+    response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
+
+    assert response.status_code == 200
+    assert "Too many failed login attempts. Try again later." in response.text
+    assert client.get(reverse("accounts:profile")).status_code == 302
+    # The lock is on the account under attack: another member can still sign in.
+    response = Client().post(reverse("account_login"), {"login": "bob", "password": PASSWORD})
+    assert response.status_code == 302
+
+
+def test_member_changes_password_and_logs_in_with_the_new_one(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    new_password = "a brand new passphrase 77"
+    response = client.post(
+        reverse("account_change_password"),
+        {"oldpassword": PASSWORD, "password1": new_password, "password2": new_password},
+    )
+    assert response.status_code == 302
+
+    client.post(reverse("account_logout"))
+    old = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
+    assert "not correct" in old.text
+    new = client.post(reverse("account_login"), {"login": "alice", "password": new_password})
+    assert new.status_code == 302
+    assert client.get(reverse("accounts:profile")).status_code == 200
+
+
+def test_password_change_needs_the_current_password(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    new_password = "a brand new passphrase 77"
+    response = client.post(
+        reverse("account_change_password"),
+        {"oldpassword": "not my password", "password1": new_password, "password2": new_password},
+    )
+    assert response.status_code == 200
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
