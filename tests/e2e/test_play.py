@@ -43,19 +43,23 @@ def logged_in_page(new_page: Any, server: str, user: User, **context: Any) -> An
     return page
 
 
-def join_in_another_thread(game: Game, user: User) -> None:
-    """Seat `user` as their own browser would: from outside this thread, whose Playwright
-    event loop forbids the synchronous channel-layer call that announces the change."""
+def in_another_thread(action: Any) -> None:
+    """Run `action` as another member's own browser would: from outside this thread, whose
+    Playwright event loop forbids the synchronous channel-layer call that announces it."""
 
-    def join() -> None:
+    def run() -> None:
         try:
-            services.join_seat(game_id=game.pk, user=user)
+            action()
         finally:
             connections.close_all()
 
-    worker = threading.Thread(target=join)
+    worker = threading.Thread(target=run)
     worker.start()
     worker.join()
+
+
+def join_in_another_thread(game: Game, user: User) -> None:
+    in_another_thread(lambda: services.join_seat(game_id=game.pk, user=user))
 
 
 def version(page: Any) -> int:
@@ -168,22 +172,16 @@ def test_two_members_see_each_others_moves_live(asgi_server: str, new_page: Any)
 
 
 def move_in_another_thread(game: Game, seat: int, number: int) -> None:
-    """Play the seat's first legal move as that player's own browser would, from outside
-    Playwright's thread (like `join_in_another_thread`)."""
+    """Play the seat's first legal move, as that player's browser would."""
     from games import engines
 
     def play() -> None:
-        try:
-            engine = engines.get(game.engine_slug)
-            state = engine.load(Game.objects.get(pk=game.pk).state)
-            move = engine.legal_moves(state, seat)[0]
-            services.play_move(game_id=game.pk, seat=seat, move=move, expected_version=number)
-        finally:
-            connections.close_all()
+        engine = engines.get(game.engine_slug)
+        state = engine.load(Game.objects.get(pk=game.pk).state)
+        move = engine.legal_moves(state, seat)[0]
+        services.play_move(game_id=game.pk, seat=seat, move=move, expected_version=number)
 
-    worker = threading.Thread(target=play)
-    worker.start()
-    worker.join()
+    in_another_thread(play)
 
 
 def test_a_browser_that_reconnects_after_a_drop_fetches_the_board(
