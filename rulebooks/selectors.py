@@ -164,6 +164,24 @@ def search(query: str, *, limit: int = 50) -> list[SearchHit]:
     return _search_simple(words, limit)
 
 
+TABLE_RULE = re.compile(r"\|?(\s*:?-{3,}:?\s*\|)+\s*(:?-{3,}:?)?")
+CELL_BARS = re.compile(r"\s*(\|\s*)+")
+LIST_MARK = re.compile(r"(^|\n|\|)\s*(?:[-+*]|\d+\.)\s+")
+EMPHASIS = re.compile(r"[*_`]+|^#+\s*|\n#+\s*")
+SPACES = re.compile(r"\s+")
+
+
+def plain_excerpt(text: str) -> str:
+    """A Markdown excerpt as a reader sees it: no table rules, bars, list marks, emphasis or
+    heading signs, one line (a search hit shows words, not syntax)."""
+    text = TABLE_RULE.sub(" ", text)
+    text = LIST_MARK.sub(r"\1· ", text)
+    text = EMPHASIS.sub(" ", text)
+    text = CELL_BARS.sub(" · ", text)
+    text = SPACES.sub(" ", text).strip()
+    return re.sub(r"(· )+", "· ", text).strip(" ·")
+
+
 def _marked(text: str) -> SafeString:
     safe = escape(text).replace(START, "<mark>").replace(STOP, "</mark>")
     return mark_safe(safe)  # noqa: S308 - everything but our own marks is escaped
@@ -213,7 +231,7 @@ def _search_postgres(words: list[str], limit: int) -> list[SearchHit]:
             language=t.language,
             key=t.section.key,
             title=_marked(t.marked_title),
-            snippet=_marked(t.snippet),
+            snippet=_marked(plain_excerpt(t.snippet)),
         )
         for t in texts
     ]
@@ -254,7 +272,7 @@ def _search_simple(words: list[str], limit: int) -> list[SearchHit]:
                 language=text.language,
                 key=text.section.key,
                 title=_marked(title),
-                snippet=_marked(prefix + excerpt + suffix),
+                snippet=_marked(prefix + plain_excerpt(excerpt) + suffix),
             )
         )
         if len(hits) >= limit:

@@ -53,3 +53,21 @@ def test_search_escapes_the_text_around_hits(babylon: None, editor: User) -> Non
     [hit] = search("zebrafish")
     assert "<script>" not in hit.snippet
     assert "<mark>zebrafish</mark>" in hit.snippet
+
+
+def test_hits_show_words_not_markdown(babylon: None, editor: User) -> None:
+    section = Section.objects.get(rulebook__slug="babylon", key="dig")
+    text = section.texts.get(language="en")
+    services.save_section_text(
+        section=section,
+        language="en",
+        title=text.title,
+        body="| players | zebrafish |\n|---|---|\n| 2 | **three** |\n\n- one zebrafish\n- two",
+        author=editor,
+        comment="",
+        base_number=text.revision_number,
+    )
+    [hit] = search("zebrafish")
+    for syntax in ("|", "---", "**", "- one"):
+        assert syntax not in hit.snippet
+    assert "players · <mark>zebrafish</mark> · 2 · three" in hit.snippet
