@@ -38,34 +38,31 @@ def test_search_page_links_to_the_section_in_its_language(client: Client, babylo
     assert "<mark>" in html
 
 
-def test_search_escapes_the_text_around_hits(babylon: None, editor: User) -> None:
+def rewrite_dig_section(editor: User, body: str) -> None:
+    """An editor saves `body` as the English text of Babylon's "dig" section."""
     section = Section.objects.get(rulebook__slug="babylon", key="dig")
     text = section.texts.get(language="en")
     services.save_section_text(
         section=section,
         language="en",
         title=text.title,
-        body="<script>alert(1)</script> zebrafish pillar",
+        body=body,
         author=editor,
         comment="",
         base_number=text.revision_number,
     )
+
+
+def test_search_escapes_the_text_around_hits(babylon: None, editor: User) -> None:
+    rewrite_dig_section(editor, "<script>alert(1)</script> zebrafish pillar")
     [hit] = search("zebrafish")
     assert "<script>" not in hit.snippet
     assert "<mark>zebrafish</mark>" in hit.snippet
 
 
 def test_hits_show_words_not_markdown(babylon: None, editor: User) -> None:
-    section = Section.objects.get(rulebook__slug="babylon", key="dig")
-    text = section.texts.get(language="en")
-    services.save_section_text(
-        section=section,
-        language="en",
-        title=text.title,
-        body="| players | zebrafish |\n|---|---|\n| 2 | **three** |\n\n- one zebrafish\n- two",
-        author=editor,
-        comment="",
-        base_number=text.revision_number,
+    rewrite_dig_section(
+        editor, "| players | zebrafish |\n|---|---|\n| 2 | **three** |\n\n- one zebrafish\n- two"
     )
     [hit] = search("zebrafish")
     for syntax in ("|", "---", "**", "- one"):
