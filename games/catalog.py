@@ -13,6 +13,20 @@ from django.utils.translation import gettext_lazy as _
 
 
 @dataclass(frozen=True)
+class GameOption:
+    """One option of `ENGINE.new_game(options=...)` as the lobby offers it: a yes/no `flag`,
+    or (with `choices`) a list of any of the listed values."""
+
+    name: str
+    label: Promise
+    choices: tuple[tuple[str, Promise], ...] = ()
+
+    @property
+    def is_flag(self) -> bool:
+        return not self.choices
+
+
+@dataclass(frozen=True)
 class GameInfo:
     slug: str
     name: str
@@ -21,6 +35,8 @@ class GameInfo:
     min_players: int
     max_players: int
     description: Promise
+    # What the host may choose when creating a game (games/<slug>.md: variants, options).
+    options: tuple[GameOption, ...] = ()
 
     @property
     def players(self) -> str:
@@ -50,6 +66,24 @@ GAMES: tuple[GameInfo, ...] = (
         _(
             "Build a city of hexagonal tiles in levels: houses, markets, barracks, temples "
             "and gardens score when their plazas multiply them."
+        ),
+        options=(
+            GameOption(
+                "variants",
+                _("Variants"),
+                choices=(
+                    ("houses", _("Houses variant")),
+                    ("markets", _("Markets variant")),
+                    ("barracks", _("Barracks variant")),
+                    ("temples", _("Temples variant")),
+                    ("gardens", _("Gardens variant")),
+                ),
+            ),
+            GameOption("long_game", _("Long game (all tiles)")),
+            GameOption("lake_counts_as_edge", _("A lake counts as the city's edge for barracks")),
+            GameOption(
+                "lake_is_enclosed_region", _("A lake counts as an enclosed region for gardens")
+            ),
         ),
     ),
     GameInfo(

@@ -14,7 +14,6 @@ from django.utils.translation import gettext_lazy as _
 
 from games import catalog, engines
 
-MAX_SEATS = 4
 IMPORT_MAX_BYTES = 2 * 1024 * 1024
 
 SEAT_CHOICES = [
@@ -29,14 +28,6 @@ SEAT_CHOICES = [
 ]
 BOT_LEVELS = ("easy", "normal", "hard")
 
-AKROPOLIS_VARIANTS = [
-    ("houses", _("Houses variant")),
-    ("markets", _("Markets variant")),
-    ("barracks", _("Barracks variant")),
-    ("temples", _("Temples variant")),
-    ("gardens", _("Gardens variant")),
-]
-
 
 def read_json(raw: str) -> Any:
     """Parse JSON sent by a browser; None when it cannot be read (including nesting so deep
@@ -47,27 +38,28 @@ def read_json(raw: str) -> Any:
         return None
 
 
-def playable_games() -> list[tuple[str, str]]:
+def playable_games() -> list[catalog.GameInfo]:
     """The games of the catalogue whose engine exists (the lobby offers only those)."""
-    choices = []
+    playable = []
     for info in catalog.GAMES:
         try:
             engines.get(info.slug)
         except KeyError:
             continue
-        choices.append((info.slug, info.name))
-    return choices
+        playable.append(info)
+    return playable
+
+
+def option_field_name(slug: str, option: catalog.GameOption) -> str:
+    return f"{slug}-{option.name}"
 
 
 class CreateGameForm(forms.Form):
-    engine_slug = forms.ChoiceField(label=_("Game"), choices=playable_games)
-    players = forms.TypedChoiceField(
-        label=_("Players"), coerce=int, choices=[(n, str(n)) for n in range(2, MAX_SEATS + 1)]
-    )
-    seat_0 = forms.ChoiceField(label=_("Seat 1"), choices=SEAT_CHOICES, initial="me")
-    seat_1 = forms.ChoiceField(label=_("Seat 2"), choices=SEAT_CHOICES, initial="normal")
-    seat_2 = forms.ChoiceField(label=_("Seat 3"), choices=SEAT_CHOICES, initial="normal")
-    seat_3 = forms.ChoiceField(label=_("Seat 4"), choices=SEAT_CHOICES, initial="normal")
+    """Choose the game, its players and seats, and that game's options (catalog.GameOption):
+    every playable game's option fields are on the form, and only the chosen game's count."""
+
+    engine_slug = forms.ChoiceField(label=_("Game"))
+    players = forms.TypedChoiceField(label=_("Players"), coerce=int)
     first_player = forms.ChoiceField(
         label=_("Who starts"),
         choices=[
@@ -83,28 +75,48 @@ class CreateGameForm(forms.Form):
         initial=30,
         required=False,
     )
-    # Akropolis options (spec: variants and the long game).
-    variants = forms.MultipleChoiceField(
-        label=_("Variants"),
-        choices=AKROPOLIS_VARIANTS,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
-    long_game = forms.BooleanField(label=_("Long game (all tiles)"), required=False)
-    lake_counts_as_edge = forms.BooleanField(
-        label=_("A lake counts as the city's edge for barracks"), required=False
-    )
-    lake_is_enclosed_region = forms.BooleanField(
-        label=_("A lake counts as an enclosed region for gardens"), required=False
-    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.games = playable_games()
+        self.fields["engine_slug"].choices = [(g.slug, g.name) for g in self.games]
+        low = min((g.min_players for g in self.games), default=2)
+        self.max_seats = max((g.max_players for g in self.games), default=4)
+        self.fields["players"].choices = [(n, str(n)) for n in range(low, self.max_seats + 1)]
+        for n in range(self.max_seats):
+            self.fields[f"seat_{n}"] = forms.ChoiceField(
+                label=_("Seat %(number)s") % {"number": n + 1},
+                choices=SEAT_CHOICES,
+                initial="me" if n == 0 else "normal",
+            )
+        for game in self.games:
+            for option in game.options:
+                if option.is_flag:
+                    field: forms.Field = forms.BooleanField(label=option.label, required=False)
+                else:
+                    field = forms.MultipleChoiceField(
+                        label=option.label,
+                        choices=option.choices,
+                        required=False,
+                        widget=forms.CheckboxSelectMultiple,
+                    )
+                self.fields[option_field_name(game.slug, option)] = field
 
     def seat_fields(self) -> list[forms.BoundField]:
-        return [self[f"seat_{n}"] for n in range(MAX_SEATS)]
+        return [self[f"seat_{n}"] for n in range(self.max_seats)]
 
-    def option_fields(self) -> list[forms.BoundField]:
+    def option_groups(self) -> list[dict[str, Any]]:
+        """Each playable game with its option fields (the page shows the chosen game's)."""
         return [
-            self[name]
-            for name in ("variants", "long_game", "lake_counts_as_edge", "lake_is_enclosed_region")
+            {
+                "game": game,
+                "fields": [
+                    {"field": self[option_field_name(game.slug, o)], "flag": o.is_flag}
+                    for o in game.options
+                ],
+            }
+            for game in self.games
+            if game.options
         ]
 
     def clean(self) -> dict[str, Any]:
@@ -113,7 +125,7 @@ class CreateGameForm(forms.Form):
         if players is None:
             return data
         seats = []
-        for n in range(players):
+        for n in range(min(players, self.max_seats)):
             choice = data.get(f"seat_{n}")
             if choice is None:
                 continue
@@ -137,14 +149,15 @@ class CreateGameForm(forms.Form):
         return data
 
     def engine_options(self, data: dict[str, Any]) -> dict[str, Any]:
-        if data.get("engine_slug") != "akropolis":
+        """The chosen game's options, as its engine's `new_game` takes them."""
+        info = catalog.get(data.get("engine_slug") or "")
+        if info is None:
             return {}
-        return {
-            "variants": list(data.get("variants") or []),
-            "long_game": bool(data.get("long_game")),
-            "lake_counts_as_edge": bool(data.get("lake_counts_as_edge")),
-            "lake_is_enclosed_region": bool(data.get("lake_is_enclosed_region")),
-        }
+        options: dict[str, Any] = {}
+        for option in info.options:
+            value = data.get(option_field_name(info.slug, option))
+            options[option.name] = bool(value) if option.is_flag else list(value or [])
+        return options
 
 
 class MoveForm(forms.Form):

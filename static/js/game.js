@@ -127,11 +127,21 @@
     });
   }
 
+  // Each game's options are on the form; only the chosen game's are shown (and used).
+  function showGameOptions() {
+    var game = document.querySelector(".create-form select[name=engine_slug]");
+    if (!game) { return; }
+    document.querySelectorAll(".create-form .game-options").forEach(function (group) {
+      group.hidden = group.getAttribute("data-game") !== game.value;
+    });
+  }
+
   document.addEventListener("change", function (event) {
     if (event.target.name === "players") { showSeatFields(); }
+    if (event.target.name === "engine_slug") { showGameOptions(); }
   });
 
-  function init() { showSelected(); showSeatFields(); }
+  function init() { showSelected(); showSeatFields(); showGameOptions(); }
   document.addEventListener("DOMContentLoaded", init);
   document.addEventListener("htmx:afterSettle", init);
   document.addEventListener("htmx:wsAfterMessage", init);

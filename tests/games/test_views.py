@@ -256,13 +256,37 @@ def test_lobby_shows_my_games_with_whose_turn_it_is(game: Game, alice: User, bob
 
 
 def test_create_a_game_against_a_bot_starts_it(alice: User) -> None:
-    response = post_create(alice, "me", "hard", variants=["houses"])
+    response = post_create(
+        alice, "me", "hard", **{"akropolis-variants": ["houses"], "akropolis-long_game": "on"}
+    )
     game = Game.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("games:play", args=[game.pk])
     assert game.status == Game.Status.RUNNING
     assert game.options["variants"] == ["houses"]
+    assert game.options["long_game"] is True and game.options["lake_counts_as_edge"] is False
     assert [(s.user, s.bot_level) for s in game.seats.all()] == [(alice, ""), (None, "hard")]
+
+
+def test_the_create_form_offers_each_games_own_options(alice: User) -> None:
+    """The option fields come from games/catalog.py, grouped by game, so a new engine's
+    options appear in the same lobby; only the chosen game's options reach its engine."""
+    page = client_for(alice).get(reverse("games:lobby")).content.decode()
+    group = re.search(
+        r'<fieldset class="game-options" data-game="akropolis">.*?</fieldset>', page, re.S
+    )
+    assert group is not None
+    for name in ("variants", "long_game", "lake_counts_as_edge", "lake_is_enclosed_region"):
+        assert f'name="akropolis-{name}"' in group.group(0)
+    assert 'value="gardens"' in group.group(0)
+
+
+def test_a_long_game_for_four_is_refused_with_a_reason(alice: User) -> None:
+    """games/akropolis.md 2.2: the long game is for 2 or 3 players only."""
+    response = post_create(alice, "me", "easy", "easy", "easy", **{"akropolis-long_game": "on"})
+    assert response.status_code == 400
+    assert "These game options cannot be combined." in response.content.decode()
+    assert not Game.objects.exists()
 
 
 def test_create_rejects_two_seats_for_me(alice: User) -> None:
