@@ -125,7 +125,7 @@ class CreateGameForm(forms.Form):
         if players is None:
             return data
         seats = []
-        for n in range(min(players, self.max_seats)):
+        for n in range(players):
             choice = data.get(f"seat_{n}")
             if choice is None:
                 continue

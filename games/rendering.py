@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import catalog, engines
+from games.models import Game
 
 HEX_RADIUS = 30.0
 SQRT3 = math.sqrt(3)
@@ -421,7 +422,10 @@ def board_stamp(game: Any) -> str:
         f"{s.position}{'b' if s.is_bot else ''}{'r' if s.resigned else ''}"
         for s in game.seats.all()
     )
-    return f"{game.status}.{game.results.count()}.{seats}"
+    # Results exist only once a game is finished: no query for the boards of running games,
+    # which are rendered once per connected socket after every move.
+    results = game.results.count() if game.status == Game.Status.FINISHED else 0
+    return f"{game.status}.{results}.{seats}"
 
 
 def board_context(
@@ -445,7 +449,7 @@ def board_context(
     interactive = interactive and not own.is_bot
     # What the member may do with their seat while the game runs (not in a replay).
     playing = replay_number is None and own is not None and own.user_id is not None
-    playing = playing and game.status == "running" and not own.resigned
+    playing = playing and game.status == Game.Status.RUNNING and not own.resigned
     ctx: dict[str, Any] = {
         "game": game,
         "seat": position,

@@ -18,6 +18,7 @@ from accounts.models import User
 from games import services
 from games.models import Game
 from tests.conftest import make_user
+from tests.games.conftest import waiting_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -75,13 +76,7 @@ def test_the_waiting_room_fills_live_and_opens_the_board_when_the_game_starts(
 ) -> None:
     alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
     carol = make_user("carol", display_name="Carol")
-    game = services.create_game(
-        engine_slug="akropolis",
-        players=3,
-        options={},
-        seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
-        created_by=alice,
-    )
+    game = waiting_game(alice, players=3)
     page = logged_in_page(new_page, asgi_server, alice)
     page.add_init_script(
         'document.addEventListener("htmx:wsOpen", () => { window.roomSocketOpen = true; })'
@@ -100,14 +95,7 @@ def test_the_waiting_room_fills_live_and_opens_the_board_when_the_game_starts(
 
 def test_two_members_see_each_others_moves_live(asgi_server: str, new_page: Any) -> None:
     alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
-    game = services.create_game(
-        engine_slug="akropolis",
-        players=2,
-        options={},
-        seats=[{"kind": "me"}, {"kind": "open"}],
-        created_by=alice,
-        seed=7,
-    )
+    game = waiting_game(alice, seed=7)
     services.join_seat(game_id=game.pk, user=bob)
     url = f"http://{asgi_server}/games/{game.pk}/"
     alice_page = logged_in_page(new_page, asgi_server, alice)
@@ -190,14 +178,7 @@ def test_a_browser_that_reconnects_after_a_drop_fetches_the_board(
     """DESIGN.md principle 6: the socket drops while bob moves, so alice never receives that
     message; when htmx reconnects, her page asks for the board over HTTP and catches up."""
     alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
-    game = services.create_game(
-        engine_slug="akropolis",
-        players=2,
-        options={},
-        seats=[{"kind": "me"}, {"kind": "open"}],
-        created_by=bob,
-        seed=7,
-    )
+    game = waiting_game(bob, seed=7)
     join_in_another_thread(game, alice)  # bob (seat 0) moves first; alice watches
     sockets: list[Any] = []
     swallowed: list[Any] = []

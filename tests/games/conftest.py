@@ -46,6 +46,18 @@ def build_game(
     return game
 
 
+def waiting_game(creator: User, *, players: int = 2, seed: int | None = None) -> Game:
+    """A game `creator` opened from the lobby: their seat first, every other seat open."""
+    return services.create_game(
+        engine_slug="akropolis",
+        players=players,
+        options={},
+        seats=[{"kind": "me"}] + [{"kind": "open"}] * (players - 1),
+        created_by=creator,
+        seed=seed,
+    )
+
+
 @pytest.fixture
 def make_game(db: None) -> Callable[..., Game]:
     return build_game

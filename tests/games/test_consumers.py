@@ -20,7 +20,7 @@ from games import engines, rendering, services
 from games.models import Game
 from games.routing import websocket_urlpatterns
 from tests.conftest import make_user
-from tests.games.conftest import build_game, first_legal_move, play_random_moves
+from tests.games.conftest import build_game, first_legal_move, play_random_moves, waiting_game
 from tests.test_processes import session_cookie_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -206,13 +206,7 @@ async def test_a_waiting_room_socket_hears_each_change_of_the_open_game() -> Non
     @sync_to_async
     def open_game() -> tuple[Game, Any, Any]:
         alice, bob = make_user("alice"), make_user("bob")
-        game = services.create_game(
-            engine_slug="akropolis",
-            players=3,
-            options={},
-            seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
-            created_by=alice,
-        )
+        game = waiting_game(alice, players=3)
         return game, alice, bob
 
     game, alice, bob = await open_game()

@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import engines, services
 from games.models import Game, Seat
-from tests.games.conftest import play_random_moves, state_of
+from tests.games.conftest import play_random_moves, state_of, waiting_game
 
 pytestmark = pytest.mark.django_db
 
@@ -345,13 +345,7 @@ def test_invite_link_seats_the_guest_and_starts_the_game(alice: User, bob: User)
 def test_the_waiting_room_refreshes_itself_and_moves_on_to_the_board_at_the_start(
     alice: User, bob: User, carol: User
 ) -> None:
-    game = services.create_game(
-        engine_slug="akropolis",
-        players=3,
-        options={},
-        seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
-        created_by=alice,
-    )
+    game = waiting_game(alice, players=3)
     room = reverse("games:join", args=[game.pk])
     services.join_seat(game_id=game.pk, user=bob)
     refreshed = client_for(alice).get(room, headers=HTMX)
@@ -378,13 +372,7 @@ def test_member_can_leave_before_the_start(alice: User, bob: User) -> None:
 
 
 def test_a_game_everyone_left_is_no_longer_offered(alice: User, carol: User) -> None:
-    game = services.create_game(
-        engine_slug="akropolis",
-        players=2,
-        options={},
-        seats=[{"kind": "me"}, {"kind": "open"}],
-        created_by=alice,
-    )
+    game = waiting_game(alice)
     client_for(alice).post(reverse("games:leave", args=[game.pk]))
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED
@@ -530,13 +518,7 @@ def test_a_move_of_absurdly_nested_json_is_refused_with_a_reason(game: Game, ali
 
 
 def test_an_invitation_with_odd_characters_is_refused_politely(alice: User, bob: User) -> None:
-    game = services.create_game(
-        engine_slug="akropolis",
-        players=2,
-        options={},
-        seats=[{"kind": "me"}, {"kind": "open"}],
-        created_by=alice,
-    )
+    game = waiting_game(alice)
     response = client_for(bob).post(
         reverse("games:join", args=[game.pk]), {"token": "é"}, follow=True
     )
