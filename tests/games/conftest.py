@@ -67,12 +67,13 @@ def make_game(db: None) -> Callable[..., Game]:
 def quick_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     """Bot seats play the random bot (still from their own view), for tests about what happens
     around bot moves rather than about how well bots play."""
-    from games import bots, services
+    from games import bots
+    from games.services import bots as bot_turns
 
     def random_move(engine: Any, view: dict, seat: int, level: str, **kwargs: Any) -> dict:
         return bots.choose_move(engine, view, seat, "random", seed=kwargs["seed"])
 
-    monkeypatch.setattr(services, "choose_move", random_move)
+    monkeypatch.setattr(bot_turns, "choose_move", random_move)
 
 
 # --- helpers --------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 
-from games import engines, rendering, services
+from games import broadcast, engines, rendering, services
 from games.models import Game
 from games.routing import websocket_urlpatterns
 from tests.conftest import make_user
@@ -60,7 +60,7 @@ def play_first_move(game: Game) -> None:
 @sync_to_async
 def announce(game: Game) -> None:
     game.refresh_from_db()
-    services.broadcast.notify_game_changed(game.pk, game.version)
+    broadcast.notify_game_changed(game.pk, game.version)
 
 
 @sync_to_async
@@ -160,7 +160,7 @@ async def test_a_late_announcement_of_an_older_move_is_not_sent_again() -> None:
     try:
         await play_first_move(game)
         assert 'data-version="1"' in await socket.receive_from(timeout=10)
-        await sync_to_async(services.broadcast.notify_game_changed)(game.pk, 0)
+        await sync_to_async(broadcast.notify_game_changed)(game.pk, 0)
         assert await socket.receive_nothing(timeout=0.5)
     finally:
         await socket.disconnect()

@@ -26,7 +26,7 @@ class SentTasks:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.sent: list[tuple[str, tuple, float]] = []
-        monkeypatch.setattr(services, "_send_task", self.record)
+        monkeypatch.setattr(services.common, "send_task", self.record)
 
     def record(self, task: Any, args: tuple, countdown: float = 0) -> None:
         self.sent.append((task.name, args, countdown))
@@ -154,7 +154,7 @@ def test_a_move_is_logged_stored_and_announced_after_commit(
 ) -> None:
     announced: list[tuple[int, int]] = []
     monkeypatch.setattr(
-        services.broadcast, "notify_game_changed", lambda gid, v: announced.append((gid, v))
+        services.common.broadcast, "notify_game_changed", lambda gid, v: announced.append((gid, v))
     )
     game = make_game(alice, bob)
     seat, move = first_legal_move(game)
@@ -330,7 +330,7 @@ def test_a_bot_task_with_a_stale_version_does_nothing(make_game, alice) -> None:
 def test_a_duplicate_bot_task_never_plays_twice(make_game, monkeypatch) -> None:
     """The copy thinks while the first copy plays; it must then find the game moved on."""
     game = make_game("normal", "normal")
-    real_choose = services.choose_move
+    real_choose = services.bots.choose_move
     played_first = []
 
     def choose_while_the_twin_plays(*args: Any, **kwargs: Any) -> dict:
@@ -340,7 +340,7 @@ def test_a_duplicate_bot_task_never_plays_twice(make_game, monkeypatch) -> None:
             assert services.play_bot_turn(game_id=game.pk, seat=0, expected_version=0)
         return move
 
-    monkeypatch.setattr(services, "choose_move", choose_while_the_twin_plays)
+    monkeypatch.setattr(services.bots, "choose_move", choose_while_the_twin_plays)
     assert not services.play_bot_turn(game_id=game.pk, seat=0, expected_version=0)
     game.refresh_from_db()
     assert game.version == 1
@@ -350,13 +350,13 @@ def test_a_duplicate_bot_task_never_plays_twice(make_game, monkeypatch) -> None:
 def test_a_bot_is_given_only_its_seats_view(make_game, alice, monkeypatch) -> None:
     game = make_game("easy", alice)
     seen: list[dict] = []
-    real_choose = services.choose_move
+    real_choose = services.bots.choose_move
 
     def spy(engine: Any, view: dict, seat: int, level: str, **kwargs: Any) -> dict:
         seen.append(view)
         return real_choose(engine, view, seat, level, **kwargs)
 
-    monkeypatch.setattr(services, "choose_move", spy)
+    monkeypatch.setattr(services.bots, "choose_move", spy)
     state = state_of(game)
     services.play_bot_turn(game_id=game.pk, seat=0, expected_version=0)
     assert seen == [ENGINE.view(state, 0)]

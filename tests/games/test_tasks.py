@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from games import services, tasks
+from games import engines, services, tasks
 from games.models import Game, Rating, Result
 from tests.conftest import make_user
 from tests.games.conftest import build_game, play_random_moves
@@ -33,7 +33,7 @@ def test_end_of_game_task_stores_scores_breakdown_ranks_and_ratings(make_game, a
     game = play_random_moves(make_game(alice, bob))
     assert game.status == Game.Status.FINISHED
     assert tasks.finish_game.apply(args=(game.pk,)).get() == 2
-    scores = services.engines.get("akropolis").scores(services.state_at(game=game))
+    scores = engines.get("akropolis").scores(services.state_at(game=game))
     results = {r.seat: r for r in Result.objects.filter(game=game)}
     for seat in (0, 1):
         assert results[seat].score == scores["totals"][seat]

@@ -1,0 +1,80 @@
+"""The only writers of game state (DESIGN.md principle 2), one module per concept.
+
+- `lobby`: creating a game, joining and leaving seats, bots filling open seats, the start;
+- `moves`: the one move path. `record_move` is the only function that writes a move;
+  `play_move` (members and bots) and `import_game` call it. `state_at`/`view_for` read the log;
+- `bots`: bot turns and re-sending lost ones;
+- `seats`: resigning, timeouts that hand a seat to a bot, taking a seat back;
+- `results`: the end of a game (results, ranks, ratings) and the audit;
+- `transfer`: export and import;
+- `common`: the error type and what the others share.
+
+Callers use this package's names (`services.play_move`); tests that replace a collaborator
+patch it where it is used (`games.services.bots.choose_move`).
+"""
+
+from games.services.bots import STUCK_BOT_SECONDS, play_bot_turn, reschedule_stuck_bot_turns
+from games.services.common import (
+    BOT_LEVELS,
+    MAX_MOVE_BYTES,
+    TAKE_OVER_LEVEL,
+    GameError,
+    bot_budget,
+    bot_seed,
+)
+from games.services.lobby import (
+    create_game,
+    fill_open_seats_with_bots,
+    join_seat,
+    leave_seat,
+    start_game,
+)
+from games.services.moves import play_move, record_move, state_at, view_for
+from games.services.results import audit_game, final_ranks, finish_game, finish_unscored_games
+from games.services.seats import (
+    resign,
+    take_back_seat,
+    take_over_timed_out_seats,
+)
+from games.services.transfer import (
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    MAX_IMPORT_MOVES,
+    export_game,
+    import_game,
+    seat_name,
+)
+
+__all__ = [
+    "BOT_LEVELS",
+    "EXPORT_FORMAT",
+    "EXPORT_VERSION",
+    "MAX_IMPORT_MOVES",
+    "MAX_MOVE_BYTES",
+    "STUCK_BOT_SECONDS",
+    "TAKE_OVER_LEVEL",
+    "GameError",
+    "audit_game",
+    "bot_budget",
+    "bot_seed",
+    "create_game",
+    "export_game",
+    "fill_open_seats_with_bots",
+    "final_ranks",
+    "finish_game",
+    "finish_unscored_games",
+    "import_game",
+    "join_seat",
+    "leave_seat",
+    "play_bot_turn",
+    "play_move",
+    "record_move",
+    "reschedule_stuck_bot_turns",
+    "resign",
+    "seat_name",
+    "start_game",
+    "state_at",
+    "take_back_seat",
+    "take_over_timed_out_seats",
+    "view_for",
+]

@@ -1,0 +1,70 @@
+"""Bot turns: a bot chooses from its seat's view and plays through `play_move`."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.bots import choose_move
+from games.models import Game
+from games.services import common
+from games.services.common import GameError, bot_budget, bot_seed, engine_for
+from games.services.moves import play_move
+from games.tasks import play_bot_turn as play_bot_turn_task
+
+# A bot turn still waiting this long after it was due is scheduled again (its task was lost:
+# a broker outage at commit time). Duplicates are harmless: the version check stops them.
+STUCK_BOT_SECONDS = 60.0
+
+
+def play_bot_turn(*, game_id: int, seat: int, expected_version: int) -> bool:
+    """Let the bot at `seat` move if the game still waits for it at `expected_version`.
+
+    A duplicate, late or retried task finds another version (or another seat to move) and
+    returns False without playing. The bot thinks outside the row lock; `play_move` checks
+    the version again under the lock, so two copies of a task never both play.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING or game.version != expected_version:
+        return False
+    seat_row = game.seats.filter(position=seat).first()
+    if seat_row is None or not seat_row.is_bot:
+        return False
+    engine = engine_for(game.engine_slug)
+    state = engine.load(game.state)
+    if seat not in engine.to_move(state):
+        return False
+    # Principle 4 holds for bots too: they see the seat's view, never the state.
+    move = choose_move(
+        engine,
+        engine.view(state, seat),
+        seat,
+        seat_row.bot_level,
+        seed=bot_seed(game.seed, expected_version),
+        **bot_budget(seat_row.bot_level),
+    )
+    try:
+        play_move(
+            game_id=game_id, seat=seat, move=move, expected_version=expected_version, by_bot=True
+        )
+    except GameError as exc:
+        if exc.code in ("stale", "not_running", "not_bot_seat", "not_your_turn"):
+            return False
+        raise
+    return True
+
+
+def reschedule_stuck_bot_turns(*, now: datetime | None = None) -> int:
+    """Send the bot turns again that should have been played long ago (beat task)."""
+    limit = (now or timezone.now()) - timedelta(seconds=STUCK_BOT_SECONDS + settings.BOT_MOVE_DELAY)
+    sent = 0
+    for game in Game.objects.filter(status=Game.Status.RUNNING, turn_started_at__lte=limit):
+        engine = engine_for(game.engine_slug)
+        to_move = engine.to_move(engine.load(game.state))
+        for seat in game.seats.filter(position__in=to_move):
+            if seat.is_bot:
+                common.send_task(play_bot_turn_task, (game.pk, seat.position, game.version))
+                sent += 1
+    return sent

@@ -1,0 +1,134 @@
+"""What the service modules share: the error type, row locking, and sending work after commit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from games import broadcast, engines
+from games.engines.base import Engine
+from games.models import Game, Seat
+from games.tasks import play_bot_turn as play_bot_turn_task
+
+logger = logging.getLogger("games.services")
+
+BOT_LEVELS = tuple(Seat.BotLevel.values)
+# The level that plays a member's seat after a timeout or a resignation.
+TAKE_OVER_LEVEL = Seat.BotLevel.NORMAL
+MAX_MOVE_BYTES = 4_000
+
+
+class GameError(Exception):
+    """Something a member asked for that the game cannot do now.
+
+    Like `IllegalMove`: a stable `code` (translated by `games.messages.describe`), English
+    text for logs and tests, and `params` for the numbers a translation needs.
+    """
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"GameError({self.code!r}, {self.message!r})"
+
+
+def engine_for(slug: str) -> Engine:
+    try:
+        return engines.get(slug)
+    except KeyError:
+        raise GameError("unknown_game", f"No engine for {slug!r}.") from None
+
+
+def locked(game_id: int) -> Game:
+    """The game row, locked until the transaction ends (PostgreSQL; SQLite serialises all
+    writers because settings open every transaction with BEGIN IMMEDIATE)."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise GameError("unknown_game", f"There is no game {game_id}.")
+    return game
+
+
+def position_of(seat: Seat | int | None) -> int | None:
+    if seat is None or isinstance(seat, int):
+        return seat
+    return int(seat.position)
+
+
+def current_state(game: Game, engine: Engine) -> Any:
+    if game.state is None:
+        return engine.new_game(game.players, game.seed, game.options)
+    return engine.load(game.state)
+
+
+def broadcast_on_commit(game: Game) -> None:
+    # robust: the move is already stored; a channel layer hiccup must not turn the member's
+    # request into an error (browsers recover from a lost message, principle 6).
+    transaction.on_commit(
+        partial(broadcast.notify_game_changed, game.pk, game.version), robust=True
+    )
+
+
+def send_task(task: Any, args: tuple[Any, ...], countdown: float = 0) -> None:
+    try:
+        task.apply_async(args=args, countdown=countdown)
+    except Exception:
+        # The move is stored; `reschedule_stuck_bot_turns` and `finish_unscored_games` (beat)
+        # pick up a bot turn or an end of game whose task never reached the broker.
+        logger.exception("Could not send %s%r to the broker", task.name, args)
+
+
+def after_commit(task: Any, *args: Any, countdown: float = 0) -> None:
+    """Send a Celery task once the transaction commits, so a worker never reads a row that is
+    not there yet (the same as DjangoTask.apply_async_on_commit, but a broker error is logged
+    instead of failing a request whose move is already stored)."""
+    transaction.on_commit(partial(send_task, task, args, countdown), robust=True)
+
+
+def bot_seed(game_seed: int, number: int) -> int:
+    """The seed a bot uses for move `number`: fixed by the game, so a bot game replays the same."""
+    digest = hashlib.blake2b(f"{game_seed}:{number}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 2
+
+
+def bot_budget(level: str) -> dict[str, Any]:
+    """Keyword arguments for `choose_move` from `settings.BOT_BUDGETS` (level -> seconds, or
+    {"iterations": n} for a search that repeats exactly for a seed)."""
+    budget = getattr(settings, "BOT_BUDGETS", {}).get(level)
+    if budget is None:
+        return {}
+    if isinstance(budget, dict):
+        return {"iterations": int(budget["iterations"])} if "iterations" in budget else {}
+    return {"budget": float(budget)}
+
+
+def schedule_bot_turns(game: Game, to_move: list[int]) -> None:
+    bots = {s.position for s in game.seats.all() if s.is_bot}
+    for position in to_move:
+        if position in bots:
+            after_commit(
+                play_bot_turn_task,
+                game.pk,
+                position,
+                game.version,
+                countdown=settings.BOT_MOVE_DELAY,
+            )
+
+
+def check_move_payload(move: Any) -> None:
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        raise GameError("bad_move", "A move must be a JSON object with a string 'type'.")
+    try:
+        size = len(json.dumps(move))
+    except (TypeError, ValueError):
+        raise GameError("bad_move", "A move must be plain JSON.") from None
+    if size > MAX_MOVE_BYTES:
+        raise GameError("bad_move", "This move is far too large.")

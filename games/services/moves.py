@@ -1,0 +1,123 @@
+"""The one move path (DESIGN.md principle 2) and reading the log back (principle 3).
+
+`record_move` is the only function that writes a move: `play_move` (members and bots) and
+`import_game` (a file's log, replayed) both call it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engines.base import Engine
+from games.models import Game, Move, Seat
+from games.services.common import (
+    GameError,
+    after_commit,
+    broadcast_on_commit,
+    check_move_payload,
+    current_state,
+    engine_for,
+    locked,
+    position_of,
+    schedule_bot_turns,
+)
+from games.tasks import finish_game as finish_game_task
+
+
+def record_move(
+    game: Game, engine: Engine, state: Any, seat: int, move: dict, *, by_bot: bool
+) -> Any:
+    """Check `move` with the engine, append it to the log and store the new state on `game`.
+
+    The caller holds the game row (locked, or created in the same transaction) and has
+    checked who may move; an illegal move raises and nothing is written. Returns the new state.
+    """
+    if seat not in engine.to_move(state):
+        raise GameError("not_your_turn", "It is not this seat's turn.", seat=seat)
+    state = engine.apply_move(state, seat, move)
+    Move.objects.create(
+        game=game, number=game.version, seat=seat, payload=dict(move), by_bot=by_bot
+    )
+    now = timezone.now()
+    game.state = engine.dump(state)
+    game.version += 1
+    game.turn_started_at = now
+    if engine.is_over(state):
+        game.status = Game.Status.FINISHED
+        game.finished_at = game.finished_at or now
+        game.turn_started_at = None
+    game.save(
+        update_fields=["state", "version", "turn_started_at", "status", "finished_at", "updated_at"]
+    )
+    return state
+
+
+@transaction.atomic
+def play_move(
+    *, game_id: int, seat: int, move: dict, expected_version: int, by_bot: bool = False
+) -> Game:
+    """Play `move` for `seat` if the game is still at `expected_version`.
+
+    Raises GameError or IllegalMove, and then nothing is written and nothing is scheduled.
+    """
+    check_move_payload(move)
+    game = locked(game_id)
+    if game.status != Game.Status.RUNNING:
+        raise GameError("not_running", "The game is not running.")
+    if type(seat) is not int or not 0 <= seat < game.players:
+        raise GameError("not_seated", f"There is no seat {seat!r} in this game.")
+    # Checked before the turn: a double click or a second tab must hear "the game moved on",
+    # not "not your turn".
+    if expected_version != game.version:
+        raise GameError(
+            "stale",
+            f"Expected move {expected_version}, the game is at {game.version}.",
+            version=game.version,
+        )
+    seat_row = game.seats.get(position=seat)
+    if seat_row.is_bot and not by_bot:
+        raise GameError("bot_seat", "A bot plays this seat now.")
+    if by_bot and not seat_row.is_bot:
+        raise GameError("not_bot_seat", "A member plays this seat.")
+    engine = engine_for(game.engine_slug)
+    state = record_move(game, engine, engine.load(game.state), seat, move, by_bot=by_bot)
+    if engine.is_over(state):
+        after_commit(finish_game_task, game.pk)
+    else:
+        schedule_bot_turns(game, engine.to_move(state))
+    broadcast_on_commit(game)
+    return game
+
+
+def state_at(*, game: Game, number: int | None = None) -> Any:
+    """The engine state after the first `number` moves of the log, rebuilt by replaying it
+    (the whole log when `number` is None)."""
+    engine = engine_for(game.engine_slug)
+    if number is None:
+        number = game.version
+    if type(number) is not int or not 0 <= number <= game.version:
+        raise GameError("bad_number", f"Move {number!r} is not in 0..{game.version}.")
+    state = engine.new_game(game.players, game.seed, game.options)
+    for move in game.moves.order_by("number")[:number]:
+        state = engine.apply_move(state, move.seat, move.payload)
+    return state
+
+
+def view_for(*, game: Game, seat: Seat | int | None, number: int | None = None) -> dict:
+    """What `seat` (None: a spectator) sees, now or after move `number` of the log.
+
+    The caller chooses the seat: while a game runs a player may ask only for their own
+    seat (selectors.replay_seats); the view itself never holds what that seat may not see.
+    """
+    position = position_of(seat)
+    if position is not None and not 0 <= position < game.players:
+        raise GameError("not_seated", f"There is no seat {position}.")
+    engine = engine_for(game.engine_slug)
+    if number is None or (number == game.version and game.state is not None):
+        state = current_state(game, engine)
+    else:
+        state = state_at(game=game, number=number)
+    return engine.view(state, position)

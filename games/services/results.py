@@ -1,0 +1,115 @@
+"""The end of a game: results, ranks and ratings; and the audit of a stored game."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import engines, ratings
+from games.engines.base import IllegalMove
+from games.models import Game, Result
+from games.services.common import (
+    GameError,
+    broadcast_on_commit,
+    current_state,
+    engine_for,
+    locked,
+)
+
+
+def final_ranks(scores: dict, resigned: set[int]) -> dict[int, int]:
+    """Seat -> rank (1 = winner). Shared victories share rank 1; a seat that resigned ranks
+    after every seat that played on, whatever its bot scored for it."""
+    ranking = list(scores["ranking"])
+    order = [s for s in ranking if s not in resigned] + [s for s in ranking if s in resigned]
+    winners = set(scores.get("winners") or ranking[:1]) - resigned
+    ranks: dict[int, int] = {}
+    for index, seat in enumerate(order):
+        ranks[seat] = 1 if seat in winners else index + 1
+    return ranks
+
+
+@transaction.atomic
+def finish_game(*, game_id: int) -> list[Result]:
+    """Store the final scores, breakdown and ranks, and update ratings. Idempotent."""
+    game = locked(game_id)
+    existing = list(game.results.all())
+    if existing:
+        return existing
+    engine = engine_for(game.engine_slug)
+    state = current_state(game, engine)
+    if not engine.is_over(state):
+        raise GameError("not_finished", "The game is not over.")
+    if game.status != Game.Status.FINISHED:
+        game.status = Game.Status.FINISHED
+        game.finished_at = game.finished_at or timezone.now()
+        game.save(update_fields=["status", "finished_at", "updated_at"])
+    scores = engine.scores(state)
+    seats = {seat.position: seat for seat in game.seats.select_related("user")}
+    ranks = final_ranks(scores, {p for p, seat in seats.items() if seat.resigned})
+    results = [
+        Result(
+            game=game,
+            seat=position,
+            user=seat.user,
+            bot_level="" if seat.user_id else seat.bot_level,
+            score=int(scores["totals"][position]),
+            breakdown=dict(scores["breakdown"][position]),
+            rank=ranks[position],
+        )
+        for position, seat in sorted(seats.items())
+    ]
+    Result.objects.bulk_create(results)
+    if not game.imported:
+        ratings.update_ratings(engine_slug=game.engine_slug, results=results)
+    # Pages re-render with the final table once results exist.
+    broadcast_on_commit(game)
+    return sorted(results, key=lambda r: (r.rank, r.seat))
+
+
+def finish_unscored_games() -> int:
+    """Store results for finished games that have none (their end-of-game task was lost)."""
+    missing = Game.objects.filter(status=Game.Status.FINISHED, results__isnull=True)
+    ids = list(missing.values_list("pk", flat=True))
+    for game_id in ids:
+        finish_game(game_id=game_id)
+    return len(ids)
+
+
+def audit_game(*, game: Game) -> list[str]:
+    """Problems found when the game's log is replayed and compared with the stored cache."""
+    if game.status == Game.Status.OPEN:
+        return [] if game.version == 0 and not game.moves.exists() else ["moves before the start"]
+    try:
+        engine = engines.get(game.engine_slug)
+    except KeyError:
+        return [f"no engine for {game.engine_slug!r}"]
+    moves = list(game.moves.order_by("number"))
+    problems = []
+    if [m.number for m in moves] != list(range(len(moves))):
+        problems.append("the move numbers have gaps")
+    if len(moves) != game.version:
+        problems.append(f"{len(moves)} moves in the log, but the game says {game.version}")
+    state = engine.new_game(game.players, game.seed, game.options)
+    for move in moves:
+        try:
+            state = engine.apply_move(state, move.seat, move.payload)
+        except IllegalMove as exc:
+            return [*problems, f"move {move.number} does not replay: {exc.message}"]
+    if _canonical(engine.dump(state)) != _canonical(game.state):
+        problems.append("the stored state differs from the replayed log")
+    if engine.is_over(state) != (game.status == Game.Status.FINISHED):
+        problems.append(f"status {game.status!r} does not match the replayed game")
+    results = {r.seat: r.score for r in game.results.all()}
+    if results and engine.is_over(state):
+        totals = engine.scores(state)["totals"]
+        if results != dict(enumerate(totals)):
+            problems.append("the stored results differ from the replayed scores")
+    return problems
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True)

@@ -1,0 +1,121 @@
+"""Leaving a running game: resigning, timeouts handing a seat to a bot, taking it back."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from accounts.services import notify
+from games import catalog
+from games.engines.base import Engine
+from games.models import Game, Seat
+from games.services.common import (
+    TAKE_OVER_LEVEL,
+    GameError,
+    after_commit,
+    broadcast_on_commit,
+    engine_for,
+    locked,
+)
+from games.tasks import play_bot_turn as play_bot_turn_task
+
+
+def _hand_to_bot(game: Game, seat: Seat, engine: Engine) -> None:
+    seat.bot_took_over = True
+    seat.bot_level = seat.bot_level or TAKE_OVER_LEVEL
+    seat.save(update_fields=["bot_took_over", "bot_level", "resigned"])
+    if seat.position in engine.to_move(engine.load(game.state)):
+        after_commit(
+            play_bot_turn_task,
+            game.pk,
+            seat.position,
+            game.version,
+            countdown=settings.BOT_MOVE_DELAY,
+        )
+
+
+@transaction.atomic
+def resign(*, game_id: int, user: User) -> Game:
+    """The member gives up: a bot finishes the game for the seat, which ranks last."""
+    game = locked(game_id)
+    if game.status != Game.Status.RUNNING:
+        raise GameError("not_running", "Only a running game can be resigned.")
+    seat = game.seats.filter(user=user).first()
+    if seat is None:
+        raise GameError("not_seated", "The member has no seat here.")
+    if seat.resigned:
+        raise GameError("already_resigned", "The member has already resigned.")
+    seat.resigned = True
+    _hand_to_bot(game, seat, engine_for(game.engine_slug))
+    game.save(update_fields=["updated_at"])
+    broadcast_on_commit(game)
+    return game
+
+
+@transaction.atomic
+def take_back_seat(*, game_id: int, user: User) -> Game:
+    """The member plays their seat again after a bot took it over for a timeout.
+
+    A bot task already on its way finds a member's seat and plays nothing (`play_move`
+    refuses a bot move for it under the row lock). A resignation is final.
+    """
+    game = locked(game_id)
+    if game.status != Game.Status.RUNNING:
+        raise GameError("not_running", "The game is not running.")
+    seat = game.seats.filter(user=user).first()
+    if seat is None:
+        raise GameError("not_seated", "The member has no seat here.")
+    if seat.resigned:
+        raise GameError("already_resigned", "The member has resigned.")
+    if not seat.bot_took_over:
+        raise GameError("not_taken_over", "The member already plays this seat.")
+    seat.bot_took_over = False
+    seat.bot_level = ""
+    seat.save(update_fields=["bot_took_over", "bot_level"])
+    engine = engine_for(game.engine_slug)
+    if seat.position in engine.to_move(engine.load(game.state)):
+        game.turn_started_at = timezone.now()  # the member gets a whole turn's time again
+    game.save(update_fields=["turn_started_at", "updated_at"])
+    broadcast_on_commit(game)
+    return game
+
+
+def take_over_timed_out_seats(*, now: datetime | None = None) -> int:
+    """Seats that let their turn wait longer than TURN_TIMEOUT are played by a bot from now on,
+    and their members are told (beat task). Returns how many seats were taken over."""
+    limit = (now or timezone.now()) - timedelta(seconds=settings.TURN_TIMEOUT)
+    due = Game.objects.filter(status=Game.Status.RUNNING, turn_started_at__lte=limit)
+    return sum(_take_over(game_id, limit) for game_id in list(due.values_list("pk", flat=True)))
+
+
+@transaction.atomic
+def _take_over(game_id: int, limit: datetime) -> int:
+    game = locked(game_id)
+    if game.status != Game.Status.RUNNING or not game.turn_started_at:
+        return 0
+    if game.turn_started_at > limit:
+        return 0
+    engine = engine_for(game.engine_slug)
+    to_move = engine.to_move(engine.load(game.state))
+    taken = 0
+    for seat in game.seats.filter(position__in=to_move).select_related("user"):
+        if seat.is_bot or seat.user is None:
+            continue
+        _hand_to_bot(game, seat, engine)
+        info = catalog.get(game.engine_slug)
+        with translation.override(seat.user.language or settings.LANGUAGE_CODE):
+            message = _(
+                "You did not move in time in %(game)s, so a bot now plays your seat. "
+                "You can take it back on the game page."
+            ) % {"game": info.name if info else game.engine_slug}
+        notify(user=seat.user, message=message, link=game.get_absolute_url())
+        taken += 1
+    if taken:
+        game.save(update_fields=["updated_at"])
+        broadcast_on_commit(game)
+    return taken
