@@ -10,7 +10,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+
+from rulebooks.titles import shipped_titles
 
 
 class Rulebook(models.Model):
@@ -35,13 +38,16 @@ class Rulebook(models.Model):
         verbose_name_plural = _("rulebooks")
 
     def __str__(self) -> str:
-        return self.title_in("en")
+        return self.title_in(translation.get_language() or "en")
 
     def get_absolute_url(self) -> str:
         return reverse("rulebooks:book", args=[self.slug])
 
     def title_in(self, language: str) -> str:
-        return self.titles.get(language) or self.titles.get("en") or self.slug
+        """The shipped book.json titles are the one source (rulebooks.titles); a rulebook made
+        in the admin only has its own."""
+        titles = {**self.titles, **shipped_titles(self.slug)}
+        return titles.get(language) or titles.get("en") or self.slug
 
 
 class Section(models.Model):

@@ -113,7 +113,7 @@ class BookTexts:
         ]
         if text is None:
             return item
-        item.html = render(text.body, self.matcher(language))
+        item.html = render(text.body, self.matcher(language), language=language)
         if out_of_date(text, source) and source is not None and text.source_revision is not None:
             item.stale = True
             old = text.source_revision
@@ -132,7 +132,7 @@ class BookTexts:
 def site_note(book: Rulebook, language: str) -> SafeString:
     notes = {n.language: n for n in SiteNote.objects.filter(rulebook=book)}
     note = notes.get(language) or notes.get("en") or next(iter(notes.values()), None)
-    return render(note.body) if note else mark_safe("")
+    return render(note.body, language=note.language) if note else mark_safe("")
 
 
 # --- search -----------------------------------------------------------------------------------

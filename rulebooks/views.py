@@ -237,7 +237,7 @@ def section_preview(request: HttpRequest, slug: str, lang: str, key: str) -> Htt
     form = SectionTextForm(request.POST)
     body = request.POST.get("body", "")
     ctx = _edit_context(request, rulebook, sec, lang, form)
-    ctx["preview"] = render_markdown(body, texts.matcher(lang))
+    ctx["preview"] = render_markdown(body, texts.matcher(lang), language=lang)
     ctx["preview_title"] = request.POST.get("title", "")
     if request.htmx:
         return render(request, "rulebooks/edit.html#preview", ctx)

@@ -90,3 +90,41 @@ def test_hanging_gardens_king_is_marked_in_its_base_form_without_hitting_other_w
     pl = shipped_matcher("hanging-gardens", "pl")
     words = ("król", "króla", "królowa", "królik", "królestwo", "królewski")
     assert [marked(pl, w) for w in words] == ["king", "king", "queen", None, None, None]
+
+
+def test_a_site_blockquote_becomes_a_labelled_note_in_the_texts_language() -> None:
+    html = render("> [!site] This site lays the quarry out as 16 stacks.", language="hu")
+    assert '<aside class="site-note">' in html
+    assert '<p class="site-note-label">Az oldal megjegyzése</p>' in html
+    assert "<p>This site lays the quarry out as 16 stacks.</p>" in html
+    assert "[!site]" not in html and "<blockquote>" not in html
+
+
+def test_a_site_note_keeps_all_its_paragraphs_and_a_plain_quote_stays_a_quote() -> None:
+    html = render("> [!site]\n>\n> First.\n>\n> Second.\n\n> A quotation.", language="pl")
+    note = html[html.index("<aside") : html.index("</aside>")]
+    assert "Uwaga serwisu" in note and "<p>First.</p>" in note and "<p>Second.</p>" in note
+    assert "<blockquote>\n<p>A quotation.</p>\n</blockquote>" in html
+
+
+def test_the_marker_only_counts_at_the_start_of_a_blockquote() -> None:
+    html = render("Write [!site] here.\n\n> Quoted [!site] text.", language="en")
+    assert "site-note" not in html
+    assert "[!site]" in html
+
+
+def test_editors_cannot_forge_a_site_note_or_its_label() -> None:
+    html = render(
+        '<aside class="site-note">x</aside>\n\n<p class="site-note-label">y</p>\n\n> [!site] ok',
+        language="en",
+    )
+    assert html.count("<aside") == 1
+    assert html.count('<p class="site-note-label">') == 1
+    assert "&lt;aside" in html
+
+
+def test_the_label_of_a_site_note_is_never_marked_as_a_glossary_term() -> None:
+    note = Term(key="note", stems=("note",), title="note")
+    html = render("> [!site] A note about the quarry.", GlossaryMatcher([note]), language="en")
+    assert '<p class="site-note-label">Note from this site</p>' in html
+    assert '<p>A <a class="term"' in html
