@@ -19,6 +19,9 @@ __all__ = ["ENGINE_MODULES", "Engine", "IllegalMove", "Rng", "get"]
 
 ENGINE_MODULES: dict[str, str] = {
     "akropolis": "games.engines.akropolis",
+    "babylon": "games.engines.babylon",
+    "hanging-gardens": "games.engines.hanging_gardens",
+    "tower-of-babel": "games.engines.tower_of_babel",
 }
 
 
