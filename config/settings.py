@@ -17,10 +17,14 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 # pytest sets PYTEST_VERSION for the session and the processes it starts (worker, server):
 # they then share the test database and test queues, never the ones of `make run`.
 TESTING = bool(os.environ.get("PYTEST_VERSION"))
+if TESTING and not os.environ.get("VAR_DIR"):
+    # Each test run gets files of its own (SQLite, queues, cache), handed on to the worker
+    # and server processes it starts through the environment; two runs never share them.
+    os.environ["VAR_DIR"] = str(BASE_DIR / "var" / "test-runs" / str(os.getpid()))
+VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 
 
 def env_str(name: str, default: str = "") -> str:

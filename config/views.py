@@ -10,7 +10,7 @@ from games import catalog
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"games": catalog.GAMES})
+    return render(request, "home.html", {"games": catalog.games()})
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

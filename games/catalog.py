@@ -1,7 +1,8 @@
-"""The four games of the club, as the site presents them (names, players, descriptions).
+"""The games of the club, as the site presents them: one `GameInfo` per game, declared by
+that game's board module (`games/boards/<pkg>.py`, `INFO`).
 
-The rules themselves live in ``games/engines/``; this is only what the pages say about a game,
-so it can be shown before an engine for the game exists.
+The rules live in `games/engines/`; this is what the pages say about a game, so a game can be
+listed (with its rules) before its engine exists. Nothing here names a game.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
 
 
 @dataclass(frozen=True)
@@ -42,78 +42,23 @@ class GameInfo:
     def players(self) -> str:
         return f"{self.min_players}–{self.max_players}"
 
+    @property
+    def playable(self) -> bool:
+        """True once the game has an engine and a board: the lobby offers it."""
+        from games import boards
 
-GAMES: tuple[GameInfo, ...] = (
-    GameInfo(
-        "babylon",
-        "Babylon",
-        "Olivier Grégoire",
-        2024,
-        2,
-        4,
-        _(
-            "Raise the hanging gardens of Babylon in three dimensions: quarry stone, set "
-            "pillars and lay terrace tiles on top of them."
-        ),
-    ),
-    GameInfo(
-        "akropolis",
-        "Akropolis",
-        "Jules Messaud",
-        2022,
-        2,
-        4,
-        _(
-            "Build a city of hexagonal tiles in levels: houses, markets, barracks, temples "
-            "and gardens score when their plazas multiply them."
-        ),
-        options=(
-            GameOption(
-                "variants",
-                _("Variants"),
-                choices=(
-                    ("houses", _("Houses variant")),
-                    ("markets", _("Markets variant")),
-                    ("barracks", _("Barracks variant")),
-                    ("temples", _("Temples variant")),
-                    ("gardens", _("Gardens variant")),
-                ),
-            ),
-            GameOption("long_game", _("Long game (all tiles)")),
-            GameOption("lake_counts_as_edge", _("A lake counts as the city's edge for barracks")),
-            GameOption(
-                "lake_is_enclosed_region", _("A lake counts as an enclosed region for gardens")
-            ),
-        ),
-    ),
-    GameInfo(
-        "hanging-gardens",
-        "The Hanging Gardens",
-        "Din Li",
-        2008,
-        2,
-        4,
-        _(
-            "Lay overlapping garden cards, build temples on the largest groups of one motif "
-            "and collect point tiles."
-        ),
-    ),
-    GameInfo(
-        "tower-of-babel",
-        "Tower of Babel",
-        "Reiner Knizia",
-        2005,
-        3,
-        5,
-        _(
-            "Build the wonders of the ancient world together, trading secret simultaneous "
-            "offers of building cards."
-        ),
-    ),
-)
+        return boards.is_playable(self.slug)
 
-BY_SLUG = {game.slug: game for game in GAMES}
+
+def games() -> list[GameInfo]:
+    """Every game of the club, in the order the pages list them."""
+    from games import boards
+
+    return [module.INFO for module in boards.all()]
 
 
 def get(slug: str) -> GameInfo | None:
-    return BY_SLUG.get(slug)
+    from games import boards
+
+    module = boards.get(slug)
+    return module.INFO if module is not None else None

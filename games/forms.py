@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games import catalog, engines
+from games import catalog
 
 IMPORT_MAX_BYTES = 2 * 1024 * 1024
 
@@ -39,15 +39,8 @@ def read_json(raw: str) -> Any:
 
 
 def playable_games() -> list[catalog.GameInfo]:
-    """The games of the catalogue whose engine exists (the lobby offers only those)."""
-    playable = []
-    for info in catalog.GAMES:
-        try:
-            engines.get(info.slug)
-        except KeyError:
-            continue
-        playable.append(info)
-    return playable
+    """The games of the catalogue with an engine and a board (the lobby offers only those)."""
+    return [info for info in catalog.games() if info.playable]
 
 
 def option_field_name(slug: str, option: catalog.GameOption) -> str:

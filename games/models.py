@@ -113,6 +113,10 @@ class Move(models.Model):
     number = models.PositiveIntegerField()  # 0-based; the game's version before this move
     seat = models.PositiveSmallIntegerField()
     payload = models.JSONField()
+    # What the table saw happen, in data (no words): the game's board module derives it from
+    # the public views before and after the move, so it never holds a secret of the payload.
+    # The move log and the last-move marks are drawn from it (games/boards/README).
+    summary = models.JSONField(default=dict, blank=True)
     by_bot = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -64,3 +64,13 @@ def update_ratings(*, engine_slug: str, results: list[Result]) -> None:
         row.save(update_fields=["mu", "sigma", "games_played"])
         result.rating_after = row.ordinal
         result.save(update_fields=["rating_before", "rating_after"])
+
+
+# The number members see: 1000 for a newcomer (ordinal 0), and 40 per point of ordinal, so a
+# game moves it by tens rather than by fractions (README, "Ratings").
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 40
+
+
+def display(ordinal: float) -> int:
+    return round(DISPLAY_BASE + DISPLAY_SCALE * ordinal)

@@ -178,3 +178,10 @@ def asgi_server(process_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
         raise RuntimeError("daphne did not start:\n" + log.read_text()[-3000:]) from None
     yield f"127.0.0.1:{port}"
     stop(proc)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Remove this run's own files (config/settings.py gives each run a VAR_DIR of its own)."""
+    var_dir = Path(settings.VAR_DIR)
+    if var_dir.parent.name == "test-runs" and var_dir.name == str(os.getpid()):
+        shutil.rmtree(var_dir, ignore_errors=True)

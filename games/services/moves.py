@@ -11,6 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from games import boards
 from games.engines.base import Engine
 from games.models import Game, Move, Seat
 from games.services.common import (
@@ -37,9 +38,19 @@ def record_move(
     """
     if seat not in engine.to_move(state):
         raise GameError("not_your_turn", "It is not this seat's turn.", seat=seat)
-    state = engine.apply_move(state, seat, move)
+    after = engine.apply_move(state, seat, move)
+    # What the table saw happen, from the public views only (games/boards: summarize).
+    summary = boards.summarize(
+        game.engine_slug, engine.view(state, None), seat, move, engine.view(after, None)
+    )
+    state = after
     Move.objects.create(
-        game=game, number=game.version, seat=seat, payload=dict(move), by_bot=by_bot
+        game=game,
+        number=game.version,
+        seat=seat,
+        payload=dict(move),
+        summary=summary,
+        by_bot=by_bot,
     )
     now = timezone.now()
     game.state = engine.dump(state)

@@ -66,8 +66,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "moves": [
                 {
                     "number": m.number + 1,
-                    "name": names[m.seat],
-                    "label": rendering.move_label(str(m.payload.get("type", ""))),
+                    "label": rendering.describe_move(game.engine_slug, names[m.seat], m),
                 }
                 for m in log
             ],

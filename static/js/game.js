@@ -93,7 +93,7 @@
 
   document.addEventListener("click", function (event) {
     var spot = event.target.closest && event.target.closest("#game-board .spot");
-    if (spot) { chooseSpot(spot); return; }
+    if (spot) { chooseSpot(spot); focusConfirm(); return; }
     if (event.target.closest && event.target.closest("#game-board [data-action=rotate]")) { rotate(); }
   });
 
@@ -101,11 +101,69 @@
     if (event.target.classList && event.target.classList.contains("placement-select")) { showSelected(); }
   });
 
+  // --- keyboard: each board area is one tab stop, arrows move between its places ----------
+  // (a roving tabindex: the focused place has tabindex 0, the others -1).
+
+  function rovingItems(container) {
+    return Array.prototype.slice.call(container.querySelectorAll("[data-roving-item]"));
+  }
+
+  function initRoving() {
+    document.querySelectorAll("#game-board [data-roving]").forEach(function (container) {
+      var items = rovingItems(container);
+      if (!items.length) { return; }
+      var current = items.filter(function (i) { return i.getAttribute("tabindex") === "0"; })[0] || items[0];
+      items.forEach(function (i) { i.setAttribute("tabindex", i === current ? "0" : "-1"); });
+    });
+  }
+
+  function centre(element) {
+    var box = element.getBoundingClientRect();
+    return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+  }
+
+  var DIRECTIONS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
+  // The nearest place in the arrow's direction; at the edge, the next or previous in order.
+  function neighbour(items, from, key) {
+    var dir = DIRECTIONS[key], here = centre(from), best = null, bestCost = Infinity;
+    items.forEach(function (item) {
+      if (item === from) { return; }
+      var c = centre(item), dx = c.x - here.x, dy = c.y - here.y;
+      var along = dx * dir[0] + dy * dir[1];
+      var across = Math.abs(dx * dir[1] - dy * dir[0]);
+      if (along <= 1 || across > along * 1.5) { return; }
+      var cost = along + across * 2;
+      if (cost < bestCost) { bestCost = cost; best = item; }
+    });
+    if (best) { return best; }
+    var index = items.indexOf(from), step = dir[0] + dir[1];
+    return items[(index + step + items.length) % items.length];
+  }
+
+  function moveFocus(item) {
+    var container = item.closest("[data-roving]");
+    rovingItems(container).forEach(function (i) { i.setAttribute("tabindex", i === item ? "0" : "-1"); });
+    item.focus();
+  }
+
+  function focusConfirm() {
+    var confirm = document.querySelector("#game-board .confirm-button");
+    if (confirm) { confirm.focus(); }
+  }
+
   document.addEventListener("keydown", function (event) {
     var target = event.target;
-    if (target.classList && target.classList.contains("spot") && (event.key === "Enter" || event.key === " ")) {
+    var item = target.closest && target.closest("#game-board [data-roving-item]");
+    if (item && DIRECTIONS[event.key]) {
       event.preventDefault();
-      chooseSpot(target);
+      moveFocus(neighbour(rovingItems(item.closest("[data-roving]")), item, event.key));
+      return;
+    }
+    if (item && item.classList.contains("spot") && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      chooseSpot(item);
+      focusConfirm();
       return;
     }
     if (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || event.altKey || event.ctrlKey || event.metaKey) { return; }
@@ -116,6 +174,34 @@
       return;
     }
     if (event.key === "r" && placeSelect()) { rotate(); }
+  });
+
+  // After the member's own move the new board comes back: focus goes to the next place to
+  // act (the board's tab stop) or, when the turn passed, to the turn bar, which stays in view.
+  var ownMove = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.target.closest && event.target.closest("#game-board form");
+    ownMove = !!(form && form.querySelector("[name=move]"));
+  });
+
+  function focusAfterMove() {
+    if (!ownMove) { return; }
+    ownMove = false;
+    var board = currentBoard();
+    if (!board) { return; }
+    var next = board.querySelector('[data-roving] [data-roving-item][tabindex="0"]');
+    var bar = board.querySelector(".turn-bar");
+    if (bar) { bar.scrollIntoView({ block: "nearest" }); }
+    if (next) { next.focus({ preventScroll: true }); } else if (bar) { bar.focus({ preventScroll: true }); }
+  }
+
+  // Opponents' cities are drawn small; a button shows one at full size.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#game-board [data-action=enlarge]");
+    if (!button) { return; }
+    var figure = button.closest("figure");
+    var enlarged = figure.classList.toggle("enlarged");
+    button.setAttribute("aria-pressed", enlarged ? "true" : "false");
   });
 
   // The create form lists four seats; only as many as the chosen player count are used.
@@ -141,8 +227,8 @@
     if (event.target.name === "engine_slug") { showGameOptions(); }
   });
 
-  function init() { showSelected(); showSeatFields(); showGameOptions(); }
+  function init() { showSelected(); initRoving(); showSeatFields(); showGameOptions(); }
   document.addEventListener("DOMContentLoaded", init);
-  document.addEventListener("htmx:afterSettle", init);
+  document.addEventListener("htmx:afterSettle", function () { init(); focusAfterMove(); });
   document.addEventListener("htmx:wsAfterMessage", init);
 })();

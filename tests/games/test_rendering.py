@@ -106,7 +106,7 @@ def test_place_phase_highlights_each_legal_spot_and_lists_every_placement(
     view = ENGINE.view(state, 0)
     html = render_board(make_game(state, alice, bob), state, 0)
     anchors = {(p["q"], p["r"]) for p in view["legal"]["place"]}
-    spots = set(re.findall(r'<polygon class="spot"[^>]*data-q="(-?\d+)" data-r="(-?\d+)"', html))
+    spots = set(re.findall(r'<g class="spot"[^>]*data-q="(-?\d+)" data-r="(-?\d+)"', html))
     assert spots == {(str(q), str(r)) for q, r in anchors}
     assert html.count('<g class="preview"') == len(view["legal"]["place"])
     assert html.count("<option value=") == len(view["legal"]["place"])
@@ -183,8 +183,14 @@ def test_final_table_follows_the_stored_ranks_so_a_resigned_seat_ranks_last(
     html = render_board(Game.objects.get(pk=game.pk), state, 0)
     rows = re.findall(r'<tr data-seat="(\d)"( class="winner")?>\s*<td>(\d)</td>', html)
     assert rows == [(str(other), ' class="winner"', "1"), (str(best), "", "2")]
-    assert '<td class="rating">0.0 → 2.5</td>' in html
-    assert '<td class="rating">0.0 → -1.5</td>' in html
+    # Ratings read from 1000 for a newcomer, 40 points per point of OpenSkill ordinal
+    # (README, "Ratings"): ordinal 0 -> 2.5 is 1000 -> 1100, and 0 -> -1.5 is 1000 -> 940.
+    assert re.search(r'<td class="rating">1100 <span class="rating-change">\(\+100\)', html)
+    assert re.search(r'<td class="rating">940 <span class="rating-change down">\(-60\)', html)
+    resigned_row = re.search(rf'<tr data-seat="{best}">.*?</tr>', html, re.S).group(0)
+    assert 'class="badge resigned-badge"' in resigned_row and "resigned" in resigned_row
+    other_row = re.search(rf'<tr data-seat="{other}"[^>]*>.*?</tr>', html, re.S).group(0)
+    assert "resigned-badge" not in other_row
 
 
 @pytest.mark.parametrize(

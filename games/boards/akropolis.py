@@ -1,0 +1,338 @@
+"""Akropolis on the site: the lobby's options, the drawing of cities and the construction
+site from a seat's view, the move log in words and the rulebook section of each step.
+
+Hex geometry follows games/engines/akropolis/view.py: axial coordinates, flat-topped hexes,
+the centre of (q, r) at x = 1.5 q, y = sqrt(3) (r + q / 2) hex radii, y pointing down.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games.catalog import GameInfo, GameOption
+from games.svg import view_box
+
+INFO = GameInfo(
+    "akropolis",
+    "Akropolis",
+    "Jules Messaud",
+    2022,
+    2,
+    4,
+    gettext_lazy(
+        "Build a city of hexagonal tiles in levels: houses, markets, barracks, temples "
+        "and gardens score when their plazas multiply them."
+    ),
+    options=(
+        GameOption(
+            "variants",
+            gettext_lazy("Variants"),
+            choices=(
+                ("houses", gettext_lazy("Houses variant")),
+                ("markets", gettext_lazy("Markets variant")),
+                ("barracks", gettext_lazy("Barracks variant")),
+                ("temples", gettext_lazy("Temples variant")),
+                ("gardens", gettext_lazy("Gardens variant")),
+            ),
+        ),
+        GameOption("long_game", gettext_lazy("Long game (all tiles)")),
+        GameOption(
+            "lake_counts_as_edge", gettext_lazy("A lake counts as the city's edge for barracks")
+        ),
+        GameOption(
+            "lake_is_enclosed_region",
+            gettext_lazy("A lake counts as an enclosed region for gardens"),
+        ),
+    ),
+)
+
+HEX_RADIUS = 30.0
+SQRT3 = math.sqrt(3)
+
+# Spec §3.3 colours of the districts; a plaza uses its district's colour.
+HEX_COLOURS = {
+    "q": "#a59d93",
+    "h": "#3f76c6",
+    "m": "#e4b22b",
+    "b": "#c7483c",
+    "t": "#7e52ab",
+    "g": "#4f9a49",
+}
+HEX_LABELS = {
+    "quarry": gettext_lazy("Quarry"),
+    "house": gettext_lazy("House"),
+    "market": gettext_lazy("Market"),
+    "barracks": gettext_lazy("Barracks"),
+    "temple": gettext_lazy("Temple"),
+    "garden": gettext_lazy("Garden"),
+    "house_plaza": gettext_lazy("House plaza"),
+    "market_plaza": gettext_lazy("Market plaza"),
+    "barracks_plaza": gettext_lazy("Barracks plaza"),
+    "temple_plaza": gettext_lazy("Temple plaza"),
+    "garden_plaza": gettext_lazy("Garden plaza"),
+}
+# Scoring categories of the breakdown: label and colour in the final table and chart.
+CATEGORIES = {
+    "house": (gettext_lazy("Houses"), HEX_COLOURS["h"]),
+    "market": (gettext_lazy("Markets"), HEX_COLOURS["m"]),
+    "barracks": (gettext_lazy("Barracks"), HEX_COLOURS["b"]),
+    "temple": (gettext_lazy("Temples"), HEX_COLOURS["t"]),
+    "garden": (gettext_lazy("Gardens"), HEX_COLOURS["g"]),
+    "stones": (gettext_lazy("Stones"), "#6d655c"),
+}
+TAKE_TILE, PLACE_TILE = "take_tile", "place_tile"
+MOVE_LABELS = {
+    TAKE_TILE: gettext_lazy("took a tile"),
+    PLACE_TILE: gettext_lazy("placed a tile"),
+}
+# Rulebook section (rulebooks/content/akropolis/book.json) of each step.
+RULES_SECTIONS = {"take": "take-tile", "place": "place-tile", "over": "scoring"}
+
+
+def rules_section(view: dict[str, Any]) -> str | None:
+    return RULES_SECTIONS.get(view.get("phase", ""))
+
+
+# --- what a move did, in data and in words ----------------------------------------------------
+
+
+def summarize(
+    before: dict[str, Any], seat: int, move: dict[str, Any], after: dict[str, Any]
+) -> dict[str, Any]:
+    """The public facts of a move, from the table's views before and after it."""
+    if move["type"] == TAKE_TILE:
+        entry = next(e for e in before["site"] if e["index"] == move["index"])
+        return {"cost": entry["cost"], "hexes": entry["hexes"]}
+    offsets = after["geometry"]["rotations"][move["rotation"]]
+    cells = [[move["q"] + dq, move["r"] + dr] for dq, dr in offsets]
+    levels = {(c["q"], c["r"]): c["level"] for c in after["cities"][seat]}
+    return {"cells": cells, "level": levels.get((move["q"], move["r"]), 1)}
+
+
+def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
+    """One line of the move log: "Hard bot took the 2-stone tile"."""
+    if move_type == TAKE_TILE and "cost" in summary:
+        if summary["cost"] == 0:
+            return _("%(name)s took the free tile") % {"name": name}
+        return ngettext(
+            "%(name)s took the %(cost)s-stone tile",
+            "%(name)s took the %(cost)s-stone tile",
+            summary["cost"],
+        ) % {"name": name, "cost": summary["cost"]}
+    if move_type == PLACE_TILE and "level" in summary:
+        return _("%(name)s placed it on level %(level)s") % {
+            "name": name,
+            "level": summary["level"],
+        }
+    label = MOVE_LABELS.get(move_type, move_type)
+    return f"{name} {label}"
+
+
+# --- drawing ----------------------------------------------------------------------------------
+
+
+def hex_centre(q: int, r: int, radius: float = HEX_RADIUS) -> tuple[float, float]:
+    return 1.5 * q * radius, SQRT3 * (r + q / 2) * radius
+
+
+def hex_points(x: float, y: float, radius: float) -> str:
+    corners = []
+    for k in range(6):
+        angle = math.pi / 3 * k
+        corners.append(f"{x + radius * math.cos(angle):.1f},{y + radius * math.sin(angle):.1f}")
+    return " ".join(corners)
+
+
+def hex_shape(
+    code: str, q: int, r: int, level: int, names: dict[str, str], stars: dict[str, int]
+) -> dict[str, Any]:
+    """One drawn hex: its outline, colour, stars for a plaza, level and a readable title."""
+    x, y = hex_centre(q, r)
+    name = names.get(code, code)
+    label = str(HEX_LABELS.get(name, name))
+    return {
+        "q": q,
+        "r": r,
+        "x": round(x, 1),
+        "y": round(y, 1),
+        "points": hex_points(x, y, HEX_RADIUS - 1.5),
+        "inner": hex_points(x, y, HEX_RADIUS - 7),
+        "code": code,
+        "kind": name,
+        "fill": HEX_COLOURS.get(code.lower(), "#cccccc"),
+        "plaza": code.isupper(),
+        "stars": "★" * stars.get(code, 0),
+        "level": level,
+        "title": _("%(hex)s, level %(level)s") % {"hex": label, "level": level} if level else label,
+    }
+
+
+def city(
+    view: dict[str, Any], seat: int, *, with_moves: bool, marked: set[tuple[int, int]]
+) -> dict[str, Any]:
+    """Drawing data for one city; with the legal placements when `with_moves`."""
+    geometry = view["geometry"]
+    names, stars = geometry["hex_names"], geometry["plaza_stars"]
+    cells = []
+    for cell in view["cities"][seat]:
+        shape = hex_shape(cell["top"], cell["q"], cell["r"], cell["level"], names, stars)
+        shape["last"] = (cell["q"], cell["r"]) in marked
+        cells.append(shape)
+    centres = [(c["x"], c["y"]) for c in cells]
+    spots: list[dict[str, Any]] = []
+    previews: list[dict[str, Any]] = []
+    if with_moves:
+        seen: set[tuple[int, int]] = set()
+        for index, option in enumerate(view["legal"]["place"]):
+            anchor = (option["q"], option["r"])
+            hexes = [
+                hex_shape(h["hex"], h["q"], h["r"], option["level"], names, stars)
+                for h in option["hexes"]
+            ]
+            previews.append({"index": index, "hexes": hexes, **anchor_fields(option)})
+            centres.extend((h["x"], h["y"]) for h in hexes)
+            if anchor not in seen:
+                seen.add(anchor)
+                x, y = hex_centre(*anchor)
+                spots.append(
+                    {
+                        "q": anchor[0],
+                        "r": anchor[1],
+                        "x": round(x, 1),
+                        "y": round(y, 1),
+                        "points": hex_points(x, y, HEX_RADIUS - 4),
+                        "title": _("Place the tile here (level %(level)s)")
+                        % {"level": option["level"]},
+                    }
+                )
+    return {
+        "seat": seat,
+        "cells": sorted(cells, key=lambda c: (c["level"], c["y"], c["x"])),
+        "spots": spots,
+        "previews": previews,
+        "view_box": view_box(centres, HEX_RADIUS * 1.15),
+        "marked": bool(marked),
+    }
+
+
+def anchor_fields(option: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "q": option["q"],
+        "r": option["r"],
+        "rotation": option["rotation"],
+        "level": option["level"],
+    }
+
+
+def tile(view: dict[str, Any], codes: str) -> dict[str, Any]:
+    """A loose tile (site or taken), drawn in its printed orientation (rotation 0)."""
+    geometry = view["geometry"]
+    offsets = geometry["rotations"][0]
+    hexes = [
+        hex_shape(code, dq, dr, 0, geometry["hex_names"], geometry["plaza_stars"])
+        for code, (dq, dr) in zip(codes, offsets, strict=True)
+    ]
+    return {
+        "hexes": hexes,
+        "view_box": view_box([(h["x"], h["y"]) for h in hexes], HEX_RADIUS * 1.15),
+        "title": ", ".join(h["title"] for h in hexes),
+    }
+
+
+def _last_marks(recent: list[dict[str, Any]], viewer: int | None) -> dict[str, Any]:
+    """What the last turn of another player did: the tile taken and the hexes it now covers."""
+    turn = [m for m in recent if m["seat"] != viewer]
+    marks: dict[str, Any] = {"seat": None, "cells": set(), "taken": None}
+    if not turn:
+        return marks
+    seat = turn[-1]["seat"]
+    for move in turn:
+        if move["seat"] != seat:
+            continue
+        summary = move["summary"]
+        if move["type"] == TAKE_TILE and "hexes" in summary:
+            marks["taken"] = summary
+        elif move["type"] == PLACE_TILE and "cells" in summary:
+            marks["cells"] = {tuple(c) for c in summary["cells"]}
+    marks["seat"] = seat
+    return marks
+
+
+def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) -> dict[str, Any]:
+    seat = view["seat"]
+    legal_take = set(view["legal"]["take"])
+    site = []
+    for entry in view["site"]:
+        drawn = tile(view, entry["hexes"])
+        site.append(
+            {
+                **drawn,
+                "index": entry["index"],
+                "cost": entry["cost"],
+                "can_take": entry["index"] in legal_take,
+                "move": json.dumps({"type": TAKE_TILE, "index": entry["index"]}),
+            }
+        )
+    placing = bool(view["legal"]["place"])
+    marks = _last_marks(recent, seat)
+    order = list(range(view["players"]))
+    if seat is not None:
+        # The viewer's own city comes first and largest.
+        order.remove(seat)
+        order.insert(0, seat)
+    cities = []
+    for position in order:
+        drawn = city(
+            view,
+            position,
+            with_moves=placing and position == seat,
+            marked=marks["cells"] if position == marks["seat"] else set(),
+        )
+        drawn["name"] = names[position]
+        drawn["is_mine"] = position == seat
+        drawn["stones"] = view["stones"][position]
+        drawn["is_chief"] = position == view["chief"]
+        cities.append(drawn)
+    placements = [
+        {
+            **anchor_fields(option),
+            "index": index,
+            "value": json.dumps(
+                {
+                    "type": PLACE_TILE,
+                    "q": option["q"],
+                    "r": option["r"],
+                    "rotation": option["rotation"],
+                }
+            ),
+            "label": _("Column %(q)s, row %(r)s, rotation %(rotation)s, level %(level)s")
+            % anchor_fields(option),
+        }
+        for index, option in enumerate(view["legal"]["place"])
+    ]
+    last_taken = None
+    if marks["taken"] is not None:
+        last_taken = {
+            **tile(view, marks["taken"]["hexes"]),
+            "name": names[marks["seat"]],
+            "cost": marks["taken"]["cost"],
+        }
+    return {
+        "site": site,
+        "taken": tile(view, view["taken"]["hexes"]) if view["taken"] else None,
+        "last_taken": last_taken,
+        "cities": cities,
+        "placements": placements,
+        "stacks_left": view["stacks_left"],
+        "face_down_tiles": view["face_down_tiles"],
+        "round": view["round"],
+        "rounds_total": view["rounds_total"],
+        "turn": view["turn"],
+        "turns_total": view["turns_total"],
+        "chief_name": names[view["chief"]],
+    }
