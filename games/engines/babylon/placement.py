@@ -1,0 +1,187 @@
+"""Where a terrace tile may stand (spec §2.4), and what placing it does.
+
+A placement is an anchor, a level `L` and an optional open corner. Legality does not
+depend on the tile or its rotation (those only decide the symbols), so each board's
+placements are computed once and shared by both tiles and all four rotations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.engines.babylon import data, geometry
+from games.engines.babylon.state import (
+    BELVEDERE,
+    DOUBLE,
+    SINGLE,
+    STATUE,
+    STATUE_PILLAR,
+    Board,
+    Piece,
+    Tile,
+    field_key,
+)
+
+# Support of one corner (§2.4 rule 6).
+NO_SUPPORT = None
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One placement: where, at which level, which corner (if any) stands open, and what
+    supports the other corners (SINGLE, DOUBLE or STATUE per corner, None when open)."""
+
+    anchor: int
+    level: int
+    open_corner: int | None
+    supports: tuple[str | None, str | None, str | None, str | None]
+    singles: int
+    doubles: int
+
+    @property
+    def x(self) -> int:
+        return self.anchor % geometry.SIZE
+
+    @property
+    def y(self) -> int:
+        return self.anchor // geometry.SIZE
+
+
+def corner_support(board: Board, c: int, level: int) -> str | None:
+    """What can hold corner cell `c` of a tile at `level`: §2.4 rule 6."""
+    gap = level - board.surface[c]
+    if gap == 1:
+        return _supports(board)[0][c]
+    if gap == 2:
+        return _supports(board)[1][c]
+    return NO_SUPPORT
+
+
+def _supports(board: Board) -> tuple[list[str | None], list[str | None]]:
+    """Per cell, what holds a corner one level and two levels above its surface."""
+    cached = board.cache.get("supports")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    one: list[str | None] = [SINGLE] * geometry.CELLS
+    two: list[str | None] = [DOUBLE] * geometry.CELLS
+    for c, span in board.spans.items():
+        if span > board.surface[c]:
+            # A bridge spans this cell above its surface: no pillar can stand under it.
+            one[c] = two[c] = NO_SUPPORT
+    for piece in board.pieces:
+        for x, y, level in piece.at:
+            c = y * geometry.SIZE + x
+            if board.surface[c] != level:
+                continue  # covered: a pillar never stands there again
+            one[c] = STATUE if piece.kind == STATUE else NO_SUPPORT
+            two[c] = NO_SUPPORT
+            if board.spans.get(c, 0) > level:
+                one[c] = NO_SUPPORT
+    result = (one, two)
+    board.cache["supports"] = result
+    return result
+
+
+ALL_OPEN: tuple[int | None, ...] = (None, 0, 1, 2, 3)
+
+
+def options(board: Board) -> tuple[Option, ...]:
+    """Every placement the board allows, before the pool and the supply are checked."""
+    cached = board.cache.get("options")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    found: list[Option] = []
+    surface, spans, levels, anchors = board.surface, board.spans, board.levels, board.anchors
+    one, two = _supports(board)
+    for anchor, cells in geometry.FOOTPRINTS.items():
+        if anchor in anchors:
+            continue  # rule 4: never exactly over another tile
+        c0, c1, c2, c3 = cells
+        s0, s1, s2, s3 = surface[c0], surface[c1], surface[c2], surface[c3]
+        highest = max(s0, s1, s2, s3)
+        for level in (highest + 1, highest + 2):
+            if level > 1 and level - 1 not in levels:
+                continue  # rule 3: level by level
+            if spans and any(spans.get(c, 0) >= level for c in cells):
+                continue  # rule 5: never under a bridge
+            supports = tuple(
+                (one[c] if level - s == 1 else two[c] if level - s == 2 else None)
+                for c, s in ((c0, s0), (c1, s1), (c2, s2), (c3, s3))
+            )
+            missing = supports.count(None)
+            if missing > 1:
+                continue
+            opens = (supports.index(None),) if missing else ALL_OPEN
+            for open_corner in opens:
+                if open_corner is None:
+                    held = supports
+                else:
+                    held = supports[:open_corner] + (None,) + supports[open_corner + 1 :]
+                found.append(
+                    Option(
+                        anchor,
+                        level,
+                        open_corner,
+                        held,  # type: ignore[arg-type]
+                        held.count(SINGLE),
+                        held.count(DOUBLE),
+                    )
+                )
+    result = tuple(found)
+    board.cache["options"] = result
+    return result
+
+
+def find(board: Board, x: int, y: int, level: int, open_corner: int | None) -> Option | None:
+    anchor = geometry.cell(x, y)
+    for option in options(board):
+        if option.anchor == anchor and option.level == level and option.open_corner == open_corner:
+            return option
+    return None
+
+
+def exchanges_needed(option: Option, pool_doubles: int) -> int:
+    """Doubles missing from the pool, bought with 2 singles each (§2.4 rule 8)."""
+    return max(0, option.doubles - pool_doubles)
+
+
+def affordable(
+    option: Option, singles: int, doubles: int, supply_doubles: int, belvederes: int
+) -> bool:
+    """§2.4 rules 7-8: enough singles (with exchanges), doubles to exchange for, and a
+    belvedere for an open corner."""
+    swap = exchanges_needed(option, doubles)
+    if swap > supply_doubles:
+        return False
+    if option.open_corner is not None and belvederes < 1:
+        return False
+    return singles >= option.singles + 2 * swap
+
+
+def place(board: Board, tile_id: str, option: Option, rotation: int) -> Board:
+    """The board after the tile stands on the option's supports (and belvedere)."""
+    cells = geometry.FOOTPRINTS[option.anchor]
+    x, y = option.x, option.y
+    symbols = geometry.rotate(data.TILES[tile_id][1], rotation)
+    pieces = list(board.pieces)
+    for k, support in enumerate(option.supports):
+        if support is None:
+            continue
+        c = cells[k]
+        cx, cy = geometry.xy(c)
+        surface = board.surface[c]
+        if support == STATUE:
+            index = board.occupied[field_key(c, surface)]
+            pieces[index] = Piece(STATUE_PILLAR, pieces[index].at)
+        else:
+            pieces.append(Piece(support, ((cx, cy, surface),)))
+    if option.open_corner is not None:
+        bx, by = geometry.xy(cells[option.open_corner])
+        pieces.append(Piece(BELVEDERE, ((bx, by, option.level),)))
+    tile = Tile(tile_id, x, y, rotation, option.level, symbols)
+    return Board(
+        tiles=(*board.tiles, tile),
+        pieces=tuple(pieces),
+        stored=board.stored,
+        singles=board.singles,
+    )

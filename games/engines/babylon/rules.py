@@ -1,0 +1,105 @@
+"""The rules engine and the view share: which stacks, tiles and placements are open now,
+what a dig yields, and the full list of build-step moves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engines.babylon import data, decorations, geometry, placement
+from games.engines.babylon.moves import (
+    DECORATE,
+    DISCARD,
+    END_TURN,
+    PLACE,
+    SET_SYMBOL,
+    STORE,
+    STORED,
+    TAKEN,
+)
+from games.engines.babylon.state import State
+
+
+def clay_stacks(s: State) -> list[tuple[int, int]]:
+    """§2.1 step 6: stacks whose top tile is clay, in (y, x) order."""
+    return [
+        (i % geometry.Q, i // geometry.Q)
+        for i, stack in enumerate(s.quarry)
+        if stack and data.material(stack[-1]) == data.CLAY
+    ]
+
+
+def dig_stacks(s: State) -> list[tuple[int, int]]:
+    return [(i % geometry.Q, i // geometry.Q) for i, stack in enumerate(s.quarry) if stack]
+
+
+def dig_yield(s: State, seat: int, index: int) -> tuple[int, int, int]:
+    """§2.3: (single pillars from edges and flower, extra single, extra double) owed to
+    `seat` for the top tile of stack `index`, before the supply limit."""
+    effect = s.effect
+    earned = geometry.quarry_edges(s.heights, index)
+    if data.TILES[s.quarry[index][-1]][0] == s.flowers[seat]:
+        doubled = effect == data.FLOWER_DOUBLE
+        earned += data.FLOWER_BONUS_DOUBLED if doubled else data.FLOWER_BONUS
+    if effect == data.DIG_MINUS_ONE:
+        earned = max(0, earned - 1)  # D4
+    extra_single = 1 if effect == data.GAIN_SINGLE else 0
+    extra_double = 1 if effect == data.GAIN_DOUBLE else 0
+    return earned, extra_single, extra_double
+
+
+def placeable_tiles(s: State) -> list[str]:
+    """The tiles that may still be built this turn: "taken" and/or "stored"."""
+    found = []
+    if s.turn.taken is not None and not s.turn.taken_placed:
+        found.append(TAKEN)
+    if s.boards[s.current].stored is not None:
+        found.append(STORED)
+    return found
+
+
+def affordable_options(s: State) -> list[placement.Option]:
+    board = s.boards[s.current]
+    supply = s.supply
+    return [
+        option
+        for option in placement.options(board)
+        if placement.affordable(
+            option, board.singles, s.turn.doubles, supply.doubles, supply.belvederes
+        )
+    ]
+
+
+def build_moves(s: State) -> list[dict[str, Any]]:
+    """Every legal move of the build step: placements, decorations, symbol changes, and
+    the ways to end the turn."""
+    moves: list[dict[str, Any]] = []
+    tiles = placeable_tiles(s)
+    if tiles:
+        for option in affordable_options(s):
+            anchor = [option.x, option.y]
+            for tile in tiles:
+                for rotation in data.ROTATIONS:
+                    moves.append(
+                        {
+                            "type": PLACE,
+                            "tile": tile,
+                            "anchor": list(anchor),
+                            "rotation": rotation,
+                            "level": option.level,
+                            "open_corner": option.open_corner,
+                        }
+                    )
+    board = s.boards[s.current]
+    for kind, cells in decorations.legal(board, s.turn.placed, s.supply):
+        moves.append(
+            {"type": DECORATE, "kind": kind, "cells": [list(geometry.xy(c)) for c in cells]}
+        )
+    if s.effect in (data.CHANGE_SYMBOL, data.ADD_SYMBOL) and not s.turn.symbol_used:
+        for c, symbol in decorations.symbol_targets(board, s.turn.placed, s.effect):
+            moves.append({"type": SET_SYMBOL, "cell": list(geometry.xy(c)), "symbol": symbol})
+    if s.turn.taken_placed:
+        moves.append({"type": END_TURN, "taken": None})
+    else:
+        moves.append({"type": END_TURN, "taken": STORE})
+        moves.append({"type": END_TURN, "taken": DISCARD})
+    return moves
