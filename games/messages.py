@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games import boards
 from games.engines.base import IllegalMove
 
 # Codes whose text needs no numbers. Texts with numbers are built in `describe`.
@@ -46,31 +47,22 @@ PLAIN: dict[str, object] = {
     # games.engines: what any engine may say
     "game_over": gettext_lazy("The game is over."),
     "wrong_phase": gettext_lazy("That is not what this turn asks for now."),
-    # Akropolis (games/engines/akropolis), spec §2.3 and §4
-    "no_such_tile": gettext_lazy("The construction site has no such tile."),
-    "unsupported": gettext_lazy(
-        "A tile must lie flat: it cannot overhang an empty space or lie partly on the table "
-        "and partly on the city."
-    ),
-    "mixed_heights": gettext_lazy(
-        "A tile must lie flat: all three hexes under it must be at the same level."
-    ),
-    "not_touching": gettext_lazy("A tile laid on the table must share an edge with your city."),
-    "single_tile_support": gettext_lazy(
-        "A tile built on your city must rest on at least two different tiles."
-    ),
 }
 
 
-def describe(exc: Exception) -> str:
-    """The member-facing text for a `GameError` or an `IllegalMove`, in the active language."""
+def describe(exc: Exception, slug: str = "") -> str:
+    """The member-facing text for a `GameError` or an `IllegalMove`, in the active language.
+
+    An engine's own codes are translated by its game's board module (`error_message`), so
+    pass the game's slug for a move's error.
+    """
     code = getattr(exc, "code", "")
     params = getattr(exc, "params", {}) or {}
-    if code == "not_enough_stones" and "cost" in params:
-        return _("That tile costs %(cost)s stones and you have %(stones)s.") % {
-            "cost": params["cost"],
-            "stones": params.get("stones", 0),
-        }
+    module = boards.get(slug) if slug else None
+    if isinstance(exc, IllegalMove) and module is not None and hasattr(module, "error_message"):
+        text = module.error_message(code, params)
+        if text is not None:
+            return str(text)
     if code == "bad_players" and "min" in params:
         return _("This game is for %(min)s to %(max)s players.") % {
             "min": params["min"],
@@ -79,7 +71,9 @@ def describe(exc: Exception) -> str:
     if code == "bad_move_number" and "number" in params:
         return _("Move %(number)s of the file cannot be played: %(reason)s") % {
             "number": params["number"],
-            "reason": describe(params["cause"]) if "cause" in params else "",
+            "reason": describe(params["cause"], params.get("game", ""))
+            if "cause" in params
+            else "",
         }
     if code in PLAIN:
         return str(PLAIN[code])

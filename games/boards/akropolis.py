@@ -94,6 +94,34 @@ MOVE_LABELS = {
 RULES_SECTIONS = {"take": "take-tile", "place": "place-tile", "over": "scoring"}
 
 
+# What the engine's IllegalMove codes mean (games/engines/akropolis, spec §2.3 and §4).
+MESSAGES = {
+    "no_such_tile": gettext_lazy("The construction site has no such tile."),
+    "unsupported": gettext_lazy(
+        "A tile must lie flat: it cannot overhang an empty space or lie partly on the table "
+        "and partly on the city."
+    ),
+    "mixed_heights": gettext_lazy(
+        "A tile must lie flat: all three hexes under it must be at the same level."
+    ),
+    "not_touching": gettext_lazy("A tile laid on the table must share an edge with your city."),
+    "single_tile_support": gettext_lazy(
+        "A tile built on your city must rest on at least two different tiles."
+    ),
+}
+
+
+def error_message(code: str, params: dict[str, Any]) -> str | None:
+    """The member-facing text of one of the engine's IllegalMove codes, or None."""
+    if code == "not_enough_stones" and "cost" in params:
+        return _("That tile costs %(cost)s stones and you have %(stones)s.") % {
+            "cost": params["cost"],
+            "stones": params.get("stones", 0),
+        }
+    message = MESSAGES.get(code)
+    return str(message) if message is not None else None
+
+
 def rules_section(view: dict[str, Any]) -> str | None:
     return RULES_SECTIONS.get(view.get("phase", ""))
 

@@ -75,7 +75,8 @@ def peak_memory(engine: Engine, players: int, seed: int) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", help="engine slug, e.g. akropolis")
+    known = ", ".join(sorted(engines.ENGINE_MODULES))
+    parser.add_argument("game", help=f"engine slug, one of: {known}")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per measure")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

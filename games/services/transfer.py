@@ -145,6 +145,7 @@ def import_game(*, data: Any, user: User | None) -> Game:
                     f"Move {index} cannot be played: {exc}",
                     number=index,
                     cause=exc,
+                    game=slug,
                 ) from None
         if not engine.is_over(state):
             raise _bad_file("The game in the file is not finished.")

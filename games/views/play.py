@@ -77,7 +77,7 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
                 expected_version=form.cleaned_data["expected_version"],
             )
         except (services.GameError, IllegalMove) as exc:
-            error = game_messages.describe(exc)
+            error = game_messages.describe(exc, game.engine_slug)
             if exc.code in CONFLICT_CODES:
                 status = 409
     else:
