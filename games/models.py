@@ -43,6 +43,9 @@ class Game(models.Model):
     state = models.JSONField(_("cached state"), null=True, blank=True)
     version = models.PositiveIntegerField(_("moves played"), default=0)
     imported = models.BooleanField(_("imported"), default=False)
+    # Draw the first player when the game starts (the seats are rotated then, so the waiting
+    # room lists them in the order the host gave).
+    random_first = models.BooleanField(_("random first player"), default=False)
 
     class Meta:
         ordering = ["-updated_at", "-pk"]

@@ -35,10 +35,11 @@ def create_game(
 ) -> Game:
     """Create a game with its seats; it starts at once when no seat is open.
 
-    Seats are listed clockwise. With `random_first` a player drawn at random starts and
-    the others follow clockwise (the seats are rotated, never shuffled): the printed rule
-    lets the table choose the first player, and the site draws one unless the host
-    keeps the listed order (games/akropolis.md A13).
+    Seats are listed clockwise. With `random_first` a player drawn at random when the game
+    starts plays first and the others follow clockwise (the seats are rotated, never
+    shuffled): the printed rules let the table choose the first player, and the site draws
+    one unless the host keeps the listed order. Until the start the seats keep the order
+    the host gave.
 
     Each seat is `{"kind": "me" | "open" | "bot", "bot_level": ..., "fill_bot_level": ...,
     "fill_after_minutes": int | None}`: "me" is `created_by`, a bot needs `bot_level`, an
@@ -68,15 +69,13 @@ def create_game(
         raise GameError("two_seats_for_me", "A member takes at most one seat.")
     if "me" in kinds and created_by is None:
         raise GameError("bad_seats", "A seat for 'me' needs a member.")
-    if random_first:
-        first = secrets.randbelow(players)
-        seats = seats[first:] + seats[:first]
     game = Game.objects.create(
         engine_slug=engine_slug,
         options=options,
         seed=seed,
         players=players,
         created_by=created_by,
+        random_first=random_first,
     )
     now = timezone.now()
     for position, spec in enumerate(seats):
@@ -112,7 +111,24 @@ def _level(level: Any) -> str:
     return str(level)
 
 
+def _draw_first_player(game: Game) -> None:
+    """Rotate the seats so a player drawn at random sits first; the others follow clockwise
+    (rotated, never shuffled: the listed order is the order around the table)."""
+    first = secrets.randbelow(game.players)
+    if first == 0:
+        return
+    seats = list(game.seats.order_by("position"))
+    for seat in seats:  # out of the way first: (game, position) is unique
+        seat.position += game.players
+        seat.save(update_fields=["position"])
+    for seat in seats:
+        seat.position = (seat.position - game.players - first) % game.players
+        seat.save(update_fields=["position"])
+
+
 def _start(game: Game, engine: Engine) -> None:
+    if game.random_first:
+        _draw_first_player(game)
     state = engine.new_game(game.players, game.seed, game.options)
     now = timezone.now()
     game.state = engine.dump(state)

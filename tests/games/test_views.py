@@ -315,6 +315,29 @@ def test_a_random_first_player_keeps_the_listed_clockwise_order(alice: User) -> 
     assert len(positions) > 1
 
 
+def test_the_waiting_room_lists_seats_in_the_order_of_the_form(alice: User, bob: User) -> None:
+    """The first player is drawn when the game starts: until then the seats keep the order
+    the host gave, and after the draw the listed clockwise order still holds."""
+    listed = ["me", "hard", "open", "easy"]
+    for _ in range(12):
+        response = post_create(alice, *listed, first_player="random")
+        game = Game.objects.latest("pk")
+        room = client_for(alice).get(f"/games/{game.pk}/join/").content.decode()
+        order = [room.index(name) for name in ("Alice", "Hard bot", "Open seat", "Easy bot")]
+        assert order == sorted(order), "the room lists the seats as the form had them"
+        services.join_seat(game_id=game.pk, user=bob)
+        seats = list(game.seats.order_by("position"))
+        mine = next(s.position for s in seats if s.user_id == alice.pk)
+        clockwise = [seats[(mine + k) % 4] for k in range(4)]
+        assert [s.bot_level or s.user.username for s in clockwise] == [
+            "alice",
+            "hard",
+            "bob",
+            "easy",
+        ]
+        assert response.status_code == 302
+
+
 def test_each_open_seat_names_the_bot_level_that_fills_it(alice: User) -> None:
     response = post_create(alice, "me", "open_hard", "open_easy", fill_after_minutes=15)
     assert response.status_code == 302
