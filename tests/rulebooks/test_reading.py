@@ -56,6 +56,8 @@ def test_rulebook_falls_back_to_english_with_a_notice(hungarian: User, rulebooks
 
 
 def test_fallback_goes_to_english_before_the_original(polish: User, rulebooks: None) -> None:
+    # The shipped books exist in every language, so this test takes the Polish text away.
+    SectionText.objects.filter(section__rulebook__slug="tower-of-babel", language="pl").delete()
     html = login(polish).get(book_url("tower-of-babel")).content.decode()
     assert '<div class="rb-sections" lang="en">' in html
 
