@@ -7,8 +7,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from games import services
 from games.models import Game, Move
-from tests.games.conftest import play_random_moves
+from tests.games.conftest import play_random_moves, waiting_game
 
 
 def audit(*game_ids: int) -> tuple[str, str]:
@@ -53,3 +54,23 @@ def test_audit_of_chosen_games_only(make_game, alice, bob, quick_bots) -> None:
     Game.objects.filter(pk=other.pk).update(version=7)
     out, _ = audit(game.pk)
     assert "1 games match" in out
+
+
+def test_a_game_abandoned_before_it_started_is_not_reported(alice) -> None:
+    """Its creator left the waiting room: nobody moved, and there is nothing to replay."""
+    game = waiting_game(alice)
+    services.leave_seat(game_id=game.pk, user=alice)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+    out, err = audit()
+    assert "1 games match their move log" in out
+    assert err == ""
+
+
+def test_an_abandoned_game_with_moves_in_its_log_is_reported(alice) -> None:
+    """A game that never started cannot have moves: a move row there is corruption."""
+    game = waiting_game(alice)
+    services.leave_seat(game_id=game.pk, user=alice)
+    Move.objects.create(game=game, number=0, seat=0, payload={"type": "pass"})
+    with pytest.raises(CommandError, match="1 of 1 games do not match"):
+        audit()

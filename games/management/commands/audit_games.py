@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import services
+from games.audit import audit_game
 from games.models import Game
 
 
@@ -23,7 +23,7 @@ class Command(BaseCommand):
         checked = failed = 0
         for game in games.iterator():
             checked += 1
-            problems = services.audit_game(game=game)
+            problems = audit_game(game=game)
             if problems:
                 failed += 1
                 for problem in problems:
