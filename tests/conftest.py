@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.conf import settings
 
 from accounts.models import User
@@ -24,8 +25,12 @@ PASSWORD = "correct horse battery 42"
 
 
 def make_user(username: str, **extra: Any) -> User:
+    """A member as sign-up leaves one: their e-mail address confirmed (signing in needs it)."""
     extra.setdefault("email", f"{username}@example.com")
-    return User.objects.create_user(username=username, password=PASSWORD, **extra)
+    user = User.objects.create_user(username=username, password=PASSWORD, **extra)
+    if user.email:
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
 
 
 @pytest.fixture

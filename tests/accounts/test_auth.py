@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -9,7 +12,9 @@ from tests.conftest import PASSWORD
 
 
 @pytest.mark.django_db
-def test_sign_up_creates_member_with_language_and_signs_them_in(client: Client) -> None:
+def test_sign_up_creates_member_with_language_and_signs_them_in_once_confirmed(
+    client: Client, mailoutbox: list[Any]
+) -> None:
     response = client.post(
         reverse("account_signup"),
         {
@@ -25,6 +30,12 @@ def test_sign_up_creates_member_with_language_and_signs_them_in(client: Client) 
     user = User.objects.get(username="dora")
     assert user.display_name == "Dóra"
     assert user.language == "hu"
+    # Signing in waits for the address to be confirmed (config/settings.py: enumeration).
+    assert client.get(reverse("accounts:profile")).status_code == 302
+    [mail] = mailoutbox
+    link = re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", mail.body)
+    assert link is not None
+    assert client.post(link.group(1)).status_code == 302
     profile = client.get(reverse("accounts:profile"))
     assert profile.status_code == 200
     assert "Dóra" in profile.text
@@ -151,3 +162,32 @@ def test_password_change_needs_the_current_password(client: Client, alice: User)
     assert response.status_code == 200
     alice.refresh_from_db()
     assert alice.check_password(PASSWORD)
+
+
+def sign_up(client: Client, username: str, email: str) -> Any:
+    return client.post(
+        reverse("account_signup"),
+        {
+            "username": username,
+            "email": email,
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "display_name": "",
+            "language": "en",
+        },
+    )
+
+
+def test_sign_up_does_not_reveal_that_an_email_is_registered(
+    alice: User, mailoutbox: list[Any]
+) -> None:
+    """Someone trying alice's address sees exactly what a newcomer sees; only the owner of the
+    address learns, by e-mail, that it already has an account."""
+    newcomer = sign_up(Client(), "dora", "dora@example.com")
+    prober = sign_up(Client(), "mallory", "alice@example.com")
+
+    assert prober.status_code == newcomer.status_code == 302
+    assert prober["Location"] == newcomer["Location"]
+    assert "already" not in prober.text
+    assert not User.objects.filter(username="mallory").exists()
+    assert [m.to for m in mailoutbox] == [["dora@example.com"], ["alice@example.com"]]

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 
@@ -22,6 +23,10 @@ class Command(BaseCommand):
         )
         user.set_password(DEMO_PASSWORD)
         user.save()
+        # Signing in needs a confirmed address (config/settings.py); the demo has no mailbox.
+        EmailAddress.objects.update_or_create(
+            user=user, email=user.email, defaults={"verified": True, "primary": True}
+        )
         editors, _ = Group.objects.get_or_create(name=EDITORS_GROUP)
         user.groups.add(editors)
         verb = "Created" if created else "Ready"
