@@ -25,7 +25,9 @@ ROOM_SIGNAL = '<div id="room-signal" data-version="{version}"></div>'
 class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        if not await self.game_exists():
+        user = self.scope.get("user")
+        # The same rule as the game pages (login_required): members only, seated or watching.
+        if user is None or not user.is_authenticated or not await self.game_exists():
             await self.close()
             return
         # The newest move number this socket has sent: an older announcement arriving late

@@ -85,7 +85,7 @@ async def next_board(socket: WebsocketCommunicator) -> str:
 
 async def test_every_socket_receives_the_move_with_its_number() -> None:
     game, alice, bob, carol = await two_member_game()
-    sockets = [await connect(game.pk, user) for user in (alice, bob, carol, AnonymousUser())]
+    sockets = [await connect(game.pk, user) for user in (alice, bob, carol)]
     try:
         await play_first_move(game)
         for socket in sockets:
@@ -144,6 +144,21 @@ async def test_a_seats_message_never_contains_another_seats_hidden_information()
     assert before == after
     # ...while the board does show what differs between seats: only the seat to move may act.
     assert before[0] != before[1]
+
+
+async def test_a_signed_out_visitor_cannot_watch_a_game_over_the_socket() -> None:
+    """The game pages ask a visitor to sign in; the socket, which carries the same board and
+    the players' names, follows the same rule."""
+    game, *_ = await two_member_game()
+    socket = WebsocketCommunicator(APP, f"/ws/games/{game.pk}/")
+    socket.scope["user"] = AnonymousUser()
+    connected, _ = await socket.connect()
+    try:
+        assert not connected
+        await play_first_move(game)
+        assert await socket.receive_nothing(timeout=0.5)
+    finally:
+        await socket.disconnect()
 
 
 async def test_a_socket_for_an_unknown_game_is_refused() -> None:
