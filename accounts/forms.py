@@ -7,6 +7,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts.language import use_language
 from accounts.models import User
 
 
@@ -29,6 +30,8 @@ class SignupExtraForm(forms.Form):
         user.display_name = self.cleaned_data.get("display_name", "")
         user.language = self.cleaned_data.get("language") or "en"
         user.save(update_fields=["display_name", "language"])
+        # The language just chosen: the messages and the e-mail that follow are in it.
+        use_language(request, user.language)
 
 
 class ProfileForm(forms.ModelForm):

@@ -5,6 +5,8 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
+from accounts.language import remember_chosen_language
+
 
 class UserLanguageMiddleware:
     """A signed-in member reads the site in their remembered language, on every device."""
@@ -17,4 +19,5 @@ class UserLanguageMiddleware:
         if user is not None and user.is_authenticated and user.language:
             translation.activate(user.language)
             request.LANGUAGE_CODE = user.language
-        return self.get_response(request)
+        # A language chosen while signing up or logging in is kept by the browser as well.
+        return remember_chosen_language(request, self.get_response(request))

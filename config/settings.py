@@ -294,6 +294,10 @@ ACCOUNT_PREVENT_ENUMERATION = True
 # The link, opened in the browser that signed up, finishes the sign-up by signing the member in.
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtraForm"
+# E-mails in the member's language, naming the club; logging in keeps the language just chosen.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# The club's name in e-mails; empty: "Board-game club" in the reader's language.
+CLUB_NAME = env_str("CLUB_NAME")
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 ACCOUNT_PRESERVE_USERNAME_CASING = False
 # Development prints e-mails on the console; production sends them over SMTP.

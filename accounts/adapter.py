@@ -1,0 +1,36 @@
+"""allauth, the club's way: e-mails name the club and reach members in their language, and
+logging in keeps the language the visitor chose (accounts.language)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils import translation
+from django.utils.translation import gettext
+
+from accounts.language import keep_language_on_login, mail_language
+from accounts.models import User
+
+
+def club_name() -> str:
+    """The club's name as e-mails show it: CLUB_NAME, else "Board-game club" translated."""
+    return getattr(settings, "CLUB_NAME", "") or gettext("Board-game club")
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def login(self, request: HttpRequest, user: Any) -> None:
+        super().login(request, user)
+        keep_language_on_login(request, user)
+
+    def format_email_subject(self, subject: str) -> str:
+        # allauth's default prefix is the site's host name ("[127.0.0.1:8000]").
+        return f"[{club_name()}] {subject}"
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        user = context.get("user")
+        language = mail_language(email, user if isinstance(user, User) else None)
+        with translation.override(language):
+            super().send_mail(template_prefix, email, {**context, "club": club_name()})
