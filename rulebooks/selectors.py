@@ -168,12 +168,15 @@ TABLE_RULE = re.compile(r"\|?(\s*:?-{3,}:?\s*\|)+\s*(:?-{3,}:?)?")
 CELL_BARS = re.compile(r"\s*(\|\s*)+")
 LIST_MARK = re.compile(r"(^|\n|\|)\s*(?:[-+*]|\d+\.)\s+")
 EMPHASIS = re.compile(r"[*_`]+|^#+\s*|\n#+\s*")
+# A site note's "> [!site]" (and a quotation's "> ") is markup, not words.
+QUOTE_MARK = re.compile(r"(^|\n)[ \t]*>[ \t]?(\[!site\][ \t]*)?", re.IGNORECASE)
 SPACES = re.compile(r"\s+")
 
 
 def plain_excerpt(text: str) -> str:
     """A Markdown excerpt as a reader sees it: no table rules, bars, list marks, emphasis or
     heading signs, one line (a search hit shows words, not syntax)."""
+    text = QUOTE_MARK.sub(r"\1", text)
     text = TABLE_RULE.sub(" ", text)
     text = LIST_MARK.sub(r"\1· ", text)
     text = EMPHASIS.sub(" ", text)

@@ -68,3 +68,10 @@ def test_hits_show_words_not_markdown(babylon: None, editor: User) -> None:
     for syntax in ("|", "---", "**", "- one"):
         assert syntax not in hit.snippet
     assert "players · <mark>zebrafish</mark> · 2 · three" in hit.snippet
+
+
+def test_hits_in_a_site_note_show_its_words_not_its_marker(babylon: None, editor: User) -> None:
+    rewrite_dig_section(editor, "Dig.\n\n> [!site] The zebrafish stack is ours.\n> More words.")
+    [hit] = search("zebrafish")
+    assert "[!site]" not in hit.snippet and "&gt;" not in hit.snippet
+    assert "The <mark>zebrafish</mark> stack is ours. More words." in hit.snippet
