@@ -176,19 +176,22 @@
     if (event.key === "r" && placeSelect()) { rotate(); }
   });
 
-  // After the member's own move the new board comes back: focus goes to the next place to
-  // act (the board's tab stop) or, when the turn passed, to the turn bar, which stays in view.
-  var ownMove = false;
+  // After the member's own move the new board comes back, over HTTP or first over the socket
+  // (then htmx drops the HTTP answer of a form no longer on the page). Whichever brings the
+  // new move number moves the focus: to the next place to act (the board's tab stop) or,
+  // when the turn passed, to the turn bar, which stays in view.
+  var ownMoveFrom = null, ownMoveUntil = 0;
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.target.closest && event.target.closest("#game-board form");
-    ownMove = !!(form && form.querySelector("[name=move]"));
+    if (form && form.querySelector("[name=move]")) {
+      ownMoveFrom = currentVersion();
+      ownMoveUntil = Date.now() + 5000;
+    }
   });
 
   function focusAfterMove() {
-    if (!ownMove) { return; }
-    ownMove = false;
+    if (ownMoveFrom === null || Date.now() > ownMoveUntil || currentVersion() <= ownMoveFrom) { return; }
     var board = currentBoard();
-    if (!board) { return; }
     var next = board.querySelector('[data-roving] [data-roving-item][tabindex="0"]');
     var bar = board.querySelector(".turn-bar");
     if (bar) { bar.scrollIntoView({ block: "nearest" }); }
@@ -230,5 +233,5 @@
   function init() { showSelected(); initRoving(); showSeatFields(); showGameOptions(); }
   document.addEventListener("DOMContentLoaded", init);
   document.addEventListener("htmx:afterSettle", function () { init(); focusAfterMove(); });
-  document.addEventListener("htmx:wsAfterMessage", init);
+  document.addEventListener("htmx:wsAfterMessage", function () { init(); focusAfterMove(); });
 })();
