@@ -181,6 +181,7 @@ AUTHENTICATION_BACKENDS = [
 # --- Redis: cache, channel layer, Celery -----------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL")
+REDIS_READ_TIMEOUT = 15.0  # seconds; see the channel layer below
 
 if REDIS_URL:
     CACHES = {
@@ -189,7 +190,14 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNELS_PREFIX", "club")},
+            "CONFIG": {
+                # Each socket waits for its next message with a blocking read that Redis answers
+                # after 5 s of silence (RedisChannelLayer.brpop_timeout); redis-py's default
+                # socket timeout is also 5 s and would end that read first, closing every idle
+                # socket (1011). Reads may last longer than the blocking wait, never shorter.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_READ_TIMEOUT}],
+                "prefix": env_str("CHANNELS_PREFIX", "club"),
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL

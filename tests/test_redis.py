@@ -1,0 +1,157 @@
+"""The site on a Redis of the test's own: idle sockets stay open, and a Redis outage leaves
+every page, sign-in and move working (browsers recover from lost live messages, principle 7).
+
+Each test starts its own redis-server on a free port (the shared one on 6379 is never
+stopped) and a daphne whose cache, channel layer and broker are that Redis, whichever
+database the run uses (CI runs the suite on PostgreSQL and on the embedded defaults).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websockets
+from django.db import connections
+from pytest_django.fixtures import Settings
+
+from accounts.services import notify
+from games import services
+from tests.conftest import BIN, ROOT, free_port, make_user, stop, wait_for_port
+from tests.games.conftest import build_game, first_legal_move
+from tests.test_processes import session_cookie_for
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+PREFIX = "club-own-redis"
+IDLE_SECONDS = 30
+
+
+class OwnRedis:
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.workdir = workdir
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                shutil.which("redis-server") or "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
+        wait_for_port(self.port, self.proc)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            stop(self.proc)
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server is needed for this test (apt-get install redis-server)")
+    redis = OwnRedis(tmp_path)
+    redis.start()
+    yield redis
+    redis.stop()
+
+
+@pytest.fixture
+def redis_site(
+    own_redis: OwnRedis, process_env: dict[str, str], tmp_path: Path
+) -> Iterator[tuple[str, Path]]:
+    """daphne on this test's Redis (cache, channel layer, broker): its address and its log."""
+    port = free_port()
+    log = tmp_path / "daphne.log"
+    env = {**process_env, "REDIS_URL": own_redis.url, "CHANNELS_PREFIX": PREFIX}
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, proc)
+    except RuntimeError:
+        stop(proc)
+        raise RuntimeError("daphne did not start:\n" + log.read_text()[-3000:]) from None
+    yield f"127.0.0.1:{port}", log
+    stop(proc)
+
+
+def publish_through(settings: Settings, redis: OwnRedis) -> None:
+    """This (test) process announces its moves and notifications on the test's Redis."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis.url], "prefix": PREFIX},
+        }
+    }
+
+
+def in_thread(work: Any) -> Any:
+    """Run database work from asyncio.to_thread; that thread's connection must not outlive it."""
+
+    def run() -> Any:
+        try:
+            return work()
+        finally:
+            connections.close_all()
+
+    return run
+
+
+def test_idle_game_and_notification_sockets_stay_open_and_get_the_next_move(
+    redis_site: tuple[str, Path], own_redis: OwnRedis, settings: Settings
+) -> None:
+    address, log = redis_site
+    publish_through(settings, own_redis)
+    alice, bob = make_user("alice-idle"), make_user("bob-idle")
+    game = build_game(alice, bob, seed=13)
+    headers = {"Cookie": session_cookie_for(alice), "Origin": f"http://{address}"}
+
+    def next_move_and_a_notification() -> None:
+        seat, move = first_legal_move(game)
+        services.play_move(game_id=game.pk, seat=seat, move=move, expected_version=0)
+        notify(user=alice, message="Still here after the quiet spell")
+
+    async def run() -> tuple[str, str]:
+        async with (
+            websockets.connect(
+                f"ws://{address}/ws/games/{game.pk}/", additional_headers=headers
+            ) as game_socket,
+            websockets.connect(
+                f"ws://{address}/ws/notifications/", additional_headers=headers
+            ) as note_socket,
+        ):
+            await asyncio.sleep(IDLE_SECONDS)
+            # A socket the server closed meanwhile would raise here instead of receiving.
+            await asyncio.to_thread(in_thread(next_move_and_a_notification))
+            board = str(await asyncio.wait_for(game_socket.recv(), timeout=15))
+            note = str(await asyncio.wait_for(note_socket.recv(), timeout=15))
+            return board, note
+
+    board, note = asyncio.run(run())
+    assert 'data-version="1"' in board
+    assert "Still here after the quiet spell" in note
+    assert "Timeout reading" not in log.read_text()
