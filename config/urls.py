@@ -8,6 +8,7 @@ from config import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/", include("allauth.urls")),
     path("members/", include("accounts.urls")),
     path("rules/", include("rulebooks.urls")),
@@ -16,6 +17,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 
+handler403 = "config.views.permission_denied"
 handler404 = "config.views.page_not_found"
 handler500 = "config.views.server_error"
 

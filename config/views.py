@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template import loader
+from django.templatetags.static import static
 
 from games import catalog
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"games": catalog.games()})
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: the club's icon, from static."""
+    return redirect(static("favicon.ico"), permanent=True)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    reason = str(exception) if exception is not None and str(exception) else ""
+    return render(request, "403.html", {"reason": reason}, status=403)
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -28,7 +29,8 @@ def _section(book: Rulebook, lang: str, key: str) -> Section:
 
 
 def _forbidden() -> HttpResponse:
-    return HttpResponseForbidden(_("Only rulebook editors can change the rules."))
+    """Refuse a member who is not an editor: the site's 403 page says why (config.views)."""
+    raise PermissionDenied(_("Only rulebook editors can change the rules."))
 
 
 def _book_url(book: Rulebook, lang: str, key: str = "") -> str:

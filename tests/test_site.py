@@ -40,3 +40,35 @@ def test_htmx_and_websocket_extension_are_served_locally(client: Client) -> None
     assert "/static/vendor/htmx/htmx.min.js" in page.text
     assert "/static/vendor/htmx-ext-ws/dist/ws.js" in page.text
     assert "://" not in page.text.split("<script", 1)[1].split(">", 1)[0]
+
+
+@pytest.mark.django_db
+def test_the_favicon_is_a_real_icon(client: Client) -> None:
+    response = client.get("/favicon.ico", follow=True)
+    assert response.status_code == 200
+    icon = b"".join(response.streaming_content)
+    # An ICO file: reserved 0, type 1 (icon), one image, holding a 32x32 PNG.
+    assert icon[:6] == b"\x00\x00\x01\x00\x01\x00"
+    assert icon[6:8] == b"\x20\x20" and icon[22:30] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.django_db
+def test_get_on_a_form_address_gives_a_page_of_the_site(client: Client, alice) -> None:
+    client.force_login(alice)
+    response = client.get("/games/new/")
+    assert response.status_code == 405
+    assert "POST" in response["Allow"]
+    assert "This address is for a form" in response.text
+    assert 'class="site-footer"' in response.text
+
+
+@pytest.mark.django_db
+def test_a_member_who_is_not_an_editor_gets_the_sites_403_page(client: Client, alice) -> None:
+    from django.core.management import call_command
+
+    call_command("import_rulebooks", verbosity=0)
+    client.force_login(alice)
+    response = client.get("/rules/akropolis/hu/overview/edit/")
+    assert response.status_code == 403
+    assert "Only rulebook editors can change the rules." in response.text
+    assert 'class="site-footer"' in response.text
