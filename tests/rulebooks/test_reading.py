@@ -31,6 +31,10 @@ def polish(db: None) -> User:
 
 
 def test_index_lists_rulebooks_with_their_languages(client: Client, rulebooks: None) -> None:
+    # Every shipped book is in every language; take two languages away from one of them.
+    SectionText.objects.filter(
+        section__rulebook__slug="hanging-gardens", language__in=["hu", "pl"]
+    ).delete()
     html = client.get(reverse("rulebooks:index")).content.decode()
     babylon = html[html.index('id="babylon"') :]
     babylon = babylon[: babylon.index("</li>")]
@@ -48,6 +52,7 @@ def test_rulebook_opens_in_the_readers_language(hungarian: User, rulebooks: None
 
 
 def test_rulebook_falls_back_to_english_with_a_notice(hungarian: User, rulebooks: None) -> None:
+    SectionText.objects.filter(section__rulebook__slug="hanging-gardens", language="hu").delete()
     response = login(hungarian).get(book_url("hanging-gardens"))
     html = response.content.decode()
     assert '<div class="rb-sections" lang="en">' in html
