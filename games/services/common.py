@@ -14,6 +14,7 @@ from django.db import transaction
 from games import broadcast, engines
 from games.engines.base import Engine
 from games.models import Game, Seat
+from games.outbox import outbox
 from games.tasks import play_bot_turn as play_bot_turn_task
 
 logger = logging.getLogger("games.services")
@@ -78,6 +79,12 @@ def broadcast_on_commit(game: Game) -> None:
 
 
 def send_task(task: Any, args: tuple[Any, ...], countdown: float = 0) -> None:
+    """Hand a Celery task to the outbox thread and return at once: with the broker down,
+    Celery tries for about 20 seconds, and no member's request waits on that."""
+    outbox.submit(publish, task, args, countdown)
+
+
+def publish(task: Any, args: tuple[Any, ...], countdown: float) -> None:
     try:
         task.apply_async(args=args, countdown=countdown)
     except Exception:
@@ -88,8 +95,8 @@ def send_task(task: Any, args: tuple[Any, ...], countdown: float = 0) -> None:
 
 def after_commit(task: Any, *args: Any, countdown: float = 0) -> None:
     """Send a Celery task once the transaction commits, so a worker never reads a row that is
-    not there yet (the same as DjangoTask.apply_async_on_commit, but a broker error is logged
-    instead of failing a request whose move is already stored)."""
+    not there yet (like DjangoTask.apply_async_on_commit, but sent from the outbox thread: a
+    broker that is down neither fails nor holds up a request whose move is already stored)."""
     transaction.on_commit(partial(send_task, task, args, countdown), robust=True)
 
 
