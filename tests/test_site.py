@@ -72,3 +72,32 @@ def test_a_member_who_is_not_an_editor_gets_the_sites_403_page(client: Client, a
     assert response.status_code == 403
     assert "Only rulebook editors can change the rules." in response.text
     assert 'class="site-footer"' in response.text
+
+
+@pytest.mark.django_db
+def test_a_game_without_an_engine_is_shown_as_rules_only(
+    client: Client, alice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.core.management import call_command
+
+    from games import engines
+
+    # Whatever games are playable today: take a playable one's engine away, and the pages
+    # must say so.
+    slug = next(info.slug for info in catalog.games() if info.playable)
+    monkeypatch.delitem(engines.ENGINE_MODULES, slug)
+    call_command("import_rulebooks", verbosity=0)
+    client.force_login(alice)
+    home = client.get("/").text
+    card = home[home.index(f'id="game-{slug}"') :]
+    card = card[: card.index("</li>")]
+    assert "Rules only for now" in card
+    assert "/games/?game=" not in card and f"/rules/{slug}/" in card
+    lobby = client.get("/games/").text
+    assert f'<option value="{slug}"' not in lobby
+    assert f'href="/rules/{slug}/"' in lobby[lobby.index("Rules only for now") :]
+    book = client.get(f"/rules/{slug}/").text
+    assert "This game cannot be played on the site yet" in book
+    # A playable game says nothing of the kind.
+    for other in [info.slug for info in catalog.games() if info.playable]:
+        assert "cannot be played on the site yet" not in client.get(f"/rules/{other}/").text

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from games import rendering
+from games import catalog, rendering
 
 register = template.Library()
 
@@ -19,3 +19,16 @@ def seat_name(seat: Any) -> str:
 @register.filter
 def game_name(slug: str) -> str:
     return rendering.game_name(slug)
+
+
+@register.filter
+def playable(slug: str) -> bool:
+    """Whether the site can play this game yet (engine and board), or only shows its rules."""
+    info = catalog.get(slug)
+    return info is not None and info.playable
+
+
+@register.simple_tag
+def rules_only_games() -> list[catalog.GameInfo]:
+    """The club's games the site cannot play yet: listed with a link to their rules."""
+    return [info for info in catalog.games() if not info.playable]
