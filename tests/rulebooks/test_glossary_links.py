@@ -139,9 +139,46 @@ CASES: dict[tuple[str, str], list[tuple[str, list[tuple[str, str]]]]] = {
                 ("királynő", "queen"),
             ],
         ),
+        (
+            "Építési telek bárhová kerülhet, és ő kapja meg a kezdőjátékos-virágot.",
+            [
+                ("Építési telek", "building-space"),
+                ("kezdőjátékos-virágot", "start-player-flower"),
+            ],
+        ),
+        (
+            "A kertekhez a kertész, a kelyhekhez a pap tartozik, a papír nem.",
+            [
+                ("kertekhez", "garden-tile"),
+                ("kertész", "gardener"),
+                ("kelyhekhez", "chalice"),
+                ("pap", "priest"),
+            ],
+        ),
+        ("Kertépítés: a kert 2, 8 vagy 16 pontot ér.", [("kert", "garden-tile")]),
     ],
     ("hanging-gardens", "pl"): [
         ("Król i królowa w królestwie.", [("Król", "king"), ("królowa", "queen")]),
+        (
+            "Gracze na królewskie zlecenie projektują wiszące ogrody z kart budowy.",
+            [("kart budowy", "building-card")],
+        ),
+        (
+            "Za 5 płytek ogrodu dostaje 24 punkty, a treser zwierząt to płytka postaci.",
+            [
+                ("płytek ogrodu", "garden-tile"),
+                ("treser zwierząt", "animal-handler"),
+                ("płytka postaci", "person-tile"),
+            ],
+        ),
+        (
+            "Kładzie plac budowy i kartę startową; pierwszy gracz ma kwiat pierwszego gracza.",
+            [
+                ("plac budowy", "building-space"),
+                ("kartę startową", "start-card"),
+                ("kwiat pierwszego gracza", "start-player-flower"),
+            ],
+        ),
     ],
     ("tower-of-babel", "en"): [
         (
