@@ -230,3 +230,51 @@ def test_board_stamp_is_stable_while_nothing_changes(alice: User, bob: User) -> 
     state = ENGINE.new_game(2, seed=7)
     game = make_game(state, alice, bob)
     assert rendering.board_stamp(game) == rendering.board_stamp(Game.objects.get(pk=game.pk))
+
+
+def svg_numbers(html: str) -> list[tuple[str, str]]:
+    """(attribute, value) of the coordinates and sizes in every SVG of the page."""
+    attrs = r'\b(x|y|cx|cy|r|width|height|dy|viewBox|points)="([^"]*)"'
+    found = []
+    for svg in re.findall(r"<svg\b.*?</svg>", html, re.S):
+        found.extend(re.findall(attrs, svg))
+    return found
+
+
+@pytest.mark.parametrize("language", ["hu", "pl"])
+def test_hungarian_and_polish_boards_draw_the_same_numbers_as_english(
+    alice: User, bob: User, language: str
+) -> None:
+    """Decimal commas must never reach the SVG: plaza stars at x="0,0" y="103,9" land on the
+    wrong hexes, and the final chart loses its bars."""
+    from django.utils import translation
+
+    def has_plaza_and_second_level(s: Any) -> bool:
+        cells = ENGINE.view(s, None)["cities"][0]
+        return s.turns_played >= 10 and any(c["level"] >= 2 for c in cells)
+
+    middle = play_until(ENGINE.new_game(2, 11), has_plaza_and_second_level, limit=80)
+    end = play_until(middle, ENGINE.is_over, seed=4)
+    for state in (middle, end):
+        game = make_game(state, alice, bob)
+        with translation.override("en"):
+            english = render_board(game, state, 0)
+        with translation.override(language):
+            local = render_board(game, state, 0)
+        numbers = svg_numbers(local)
+        assert numbers == svg_numbers(english)
+        assert len(numbers) > 50
+        for name, value in numbers:
+            parts = value.replace(",", " ").split() if name == "points" else value.split()
+            for part in parts:
+                float(part)  # a decimal comma would have split a number in two or failed
+            if name == "points":
+                assert all(p.count(",") == 1 for p in value.split())
+    # The final chart has one bar segment per positive category of each player.
+    scores = ENGINE.scores(end)
+    positive = sum(1 for parts in scores["breakdown"] for v in parts.values() if v > 0)
+    with translation.override(language):
+        final = render_board(make_game(end, alice, bob), end, 0)
+    chart = re.search(r'<svg class="score-chart".*?</svg>', final, re.S).group(0)
+    bars = "".join(re.findall(r'<g class="bar">.*?</g>', chart, re.S))
+    assert len(re.findall(r'<rect x="[\d.]+" y="\d+" width="[\d.]+"', bars)) == positive
