@@ -64,6 +64,11 @@ TWO_TYPE_NAMES: Final[dict[int, str]] = {25: "D1", 26: "D2", 27: "D3", 28: "D4"}
 # Disc id -> cards needed per type.
 DISCS: Final[dict[int, tuple[int, int, int, int]]] = {**_single_discs(), **TWO_TYPE_DISCS}
 
+# Disc id -> for each type, whether the disc needs it (§2.9: a two-type disc counts for both).
+DISC_TYPES: Final[dict[int, tuple[bool, bool, bool, bool]]] = {
+    disc: (needs[0] > 0, needs[1] > 0, needs[2] > 0, needs[3] > 0) for disc, needs in DISCS.items()
+}
+
 # §2.8: the variant leaves one value-5 disc of each type in the box (here the second one
 # of each type: ids 5, 11, 17, 23) and adds the four two-type discs.
 VARIANT_REMOVED_DISCS: Final = (5, 11, 17, 23)

@@ -7,6 +7,7 @@ row, the disc set bonus and the action cards held.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -51,6 +52,11 @@ def set_bonus(count: int) -> int:
 def disc_set_bonus(discs: tuple[int, ...] | list[int]) -> int:
     """§2.9 step 3 and A12: the bonus per type; each two-type disc goes to whichever of its
     two types gives the owner the most."""
+    return _set_bonus_of(tuple(sorted(discs)))
+
+
+@lru_cache(maxsize=8192)
+def _set_bonus_of(discs: tuple[int, ...]) -> int:
     counts = [0, 0, 0, 0]
     choices = []
     for disc in discs:

@@ -174,8 +174,11 @@ def make_offer(s: State, seat: int, offer: Offer) -> State:
     return t.freeze()
 
 
-def accept(s: State, accepted: tuple[int, ...], jokers: Cards) -> State:
-    """§2.4 steps 3-5 for a checked selection: parts, disc, wonder scoring, game end."""
+def accept(s: State, accepted: tuple[int, ...], jokers: Cards, *, finish: bool = True) -> State:
+    """§2.4 steps 3-5 for a checked selection: parts, disc, wonder scoring, game end.
+
+    With `finish=False` the turn stops before its end (no Double turn window, rotation or
+    draws): the position the bots judge a choice by."""
     build = s.build
     assert build is not None
     t = Table(s)
@@ -229,10 +232,10 @@ def accept(s: State, accepted: tuple[int, ...], jokers: Cards) -> State:
         awards=awards,
     )
     t.build = None
-    return end_turn(t, game_over=game_ends(t.wonders))
+    return end_turn(t, game_over=game_ends(t.wonders), finish=finish)
 
 
-def abandon(s: State) -> State:
+def abandon(s: State, *, finish: bool = True) -> State:
     # §2.5: the disc stays, nobody builds, every offer scores and goes back to its owner.
     build = s.build
     assert build is not None
@@ -249,7 +252,7 @@ def abandon(s: State) -> State:
         awards=None,
     )
     t.build = None
-    return end_turn(t, game_over=False)
+    return end_turn(t, game_over=False, finish=finish)
 
 
 def _settle_offers(t: Table, build: Build, accepted: set[int]) -> None:
@@ -281,7 +284,10 @@ def game_ends(wonders: list[tuple[int, ...]] | tuple[tuple[int, ...], ...]) -> b
     return not all(present)
 
 
-def end_turn(t: Table, *, game_over: bool) -> State:
+def end_turn(t: Table, *, game_over: bool, finish: bool = True) -> State:
+    if not finish:
+        t.phase = OVER if game_over else TURN
+        return t.freeze()
     if game_over:
         # §2.9: the end-of-turn draws and any Double turn are skipped; final scoring is
         # part of `scoring.scores` for a finished game.

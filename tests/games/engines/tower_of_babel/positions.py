@@ -5,10 +5,13 @@ Seats in the spec's examples: Red 0 (the active player), Yellow 1, Green 2, Blue
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
 from typing import Any
 
-from games.engines.tower_of_babel import ENGINE
-from games.engines.tower_of_babel.state import State
+from games.engines.base import Rng
+from games.engines.tower_of_babel import ENGINE, data, legal
+from games.engines.tower_of_babel.state import OFFERS, OVER, Offer, State
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 
@@ -102,3 +105,60 @@ def hand(state: State, seat: int) -> dict[str, int]:
 
 def points(state: State, seat: int) -> dict[str, int]:
     return ENGINE.scores(state)["breakdown"][seat]
+
+
+def hidden_offer(state: State, seat: int, viewer: int | None) -> Offer | None:
+    if state.phase != OFFERS or state.build is None or seat == viewer:
+        return None
+    return state.build.offers[seat]
+
+
+def with_secrets_redealt(state: State, viewer: int | None, seed: int) -> State:
+    """Another state `viewer` cannot tell apart from `state`: the building cards the viewer
+    cannot see (other hands, offers not yet revealed, the deck) and the unseen action
+    cards are dealt again at random in the same numbers, every hidden offer is replaced
+    by a random legal offer (of any size, with or without the trading card), and the
+    generator for later reshuffles changes."""
+    chooser = random.Random(seed)
+    secret = [s for s in range(state.players) if s != viewer]
+    over = state.phase == OVER  # at the end the action cards are shown
+    cards = list(state.deck)
+    kinds = list(state.action_deck)
+    sizes, counts = {}, {}
+    for s in secret:
+        hidden = hidden_offer(state, s, viewer)
+        extra = hidden.cards if hidden is not None else (0, 0, 0, 0)
+        bonus = ["offer_bonus"] if hidden is not None and hidden.offer_bonus else []
+        cards += [k for k in range(4) for _ in range(state.hands[s][k] + extra[k])]
+        sizes[s] = sum(state.hands[s]) + sum(extra)
+        if not over:
+            kinds += [*state.actions[s], *bonus]
+            counts[s] = len(state.actions[s]) + len(bonus)
+    chooser.shuffle(cards)
+    chooser.shuffle(kinds)
+    hands, actions = list(state.hands), list(state.actions)
+    offers = list(state.build.offers) if state.build is not None else []
+    for s in secret:
+        dealt = [cards.pop() for _ in range(sizes[s])]
+        hand = [dealt.count(k) for k in range(4)]
+        held = list(actions[s]) if over else [kinds.pop() for _ in range(counts[s])]
+        if hidden_offer(state, s, viewer) is not None:
+            assert state.build is not None
+            needs = data.DISCS[state.build.disc]
+            choice = chooser.choice(legal.offers(needs, tuple(hand), "offer_bonus" in held))
+            hand = [hand[k] - choice.cards[k] for k in range(4)]
+            if choice.offer_bonus:
+                held.remove("offer_bonus")
+            offers[s] = choice
+        hands[s] = (hand[0], hand[1], hand[2], hand[3])
+        actions[s] = tuple(sorted(held, key=data.ACTION_KINDS.index))
+    build = None if state.build is None else replace(state.build, offers=tuple(offers))
+    return replace(
+        state,
+        hands=tuple(hands),
+        actions=tuple(actions),
+        deck=tuple(cards),
+        action_deck=tuple(kinds),
+        build=build,
+        rng=Rng(chooser.getrandbits(64)),
+    )

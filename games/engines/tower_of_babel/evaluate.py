@@ -1,0 +1,428 @@
+"""How good a Tower of Babel position is for one seat, for the bots (`games/bots/`).
+
+`evaluate(state, seat)` is the seat's estimated final score minus the best estimate
+among the other seats, in points. A seat's estimate is its score so far plus what its
+holdings are likely to be worth at the end (`estimates`):
+
+* building parts on an unfinished wonder: the 3 points any participant is sure of, plus
+  part of the difference to what the current majorities would pay, more the closer the
+  wonder is to completion, on the row it is likely to be scored with;
+* collected discs: their set bonus as it stands (discs never leave), plus a little for a
+  type begun while discs of that type remain;
+* building cards: each card can still earn points (a rejected offer pays for it and it
+  comes back) or parts, while builds of its type remain;
+* action cards: 5 points and the disc bonus at their final value, the others by use.
+
+Worth that depends on the future shrinks as the game nears its end (some type running
+out of discs). A finished game is judged by its real scores.
+
+A position inside a build (offers open, or offers revealed) is judged after the build:
+the players still to offer offer by a simple rule (`policy_offer`), and the active
+player takes the choice that is best for him by the same estimates (`best_choice`).
+That is how the greedy bot values its build and offer moves. Everything is read from
+the state it is given, which for a bot is a determinization of its own view.
+
+Two optional helpers serve the whole-turn search of `games/bots/turn_mcts.py`:
+`information_key` (what a seat can see) and `turns` (a seat's best complete turns).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from functools import lru_cache
+from typing import Any
+
+from games.engines.tower_of_babel import data, table
+from games.engines.tower_of_babel.engine import accept_options
+from games.engines.tower_of_babel.scoring import disc_set_bonus, scores, wonder_awards
+from games.engines.tower_of_babel.state import (
+    OFFERS,
+    OVER,
+    RESOLVE,
+    Cards,
+    Offer,
+    State,
+    cards_to_json,
+)
+
+# Points that make a clear lead; MCTS squashes evaluations with it.
+SCALE = 10.0
+
+# Share of the gap between "3 for taking part" and the current majority's award that a
+# seat is credited with, by the number of discs still on the wonder.
+CONFIDENCE = {1: 0.8, 2: 0.55, 3: 0.35}
+# A building card while builds of its type remain, at the start of the game.
+CARD = 1.3
+# A card of a type no disc on the board needs any more.
+DEAD_CARD = 0.1
+# A begun set (one disc of a type) while discs of that type remain.
+BEGUN_SET = 1.5
+# Action cards whose worth is their use, at the start of the game.
+ACTION_USE = {
+    data.CARD_EXCHANGE: 1.0,
+    data.JOKER: 3.0,
+    data.OFFER_BONUS: 3.0,
+    data.DRAW_THREE: 3.5,
+    data.DOUBLE_TURN: 2.5,
+}
+# Discs a seat may still collect, for the disc bonus card, at the start of the game.
+MORE_DISCS = 3.0
+# An action card drawn for completing a wonder, unseen.
+DRAWN_ACTION = 2.5
+# The rule offers of players still to offer: the trading card goes with an offer when the
+# disc would raise the offerer's set bonus by at least this much.
+TRADE_FOR_SET_GAIN = 5
+
+
+def evaluate(state: State, seat: int) -> float:
+    return _relative(settled_estimates(state), seat)
+
+
+def _relative(values: list[float], seat: int) -> float:
+    others = [v for s, v in enumerate(values) if s != seat]
+    return values[seat] - (max(others) if others else 0.0)
+
+
+def settled_estimates(state: State) -> list[float]:
+    """Estimates per seat; inside a build, after the build as the rules above play it."""
+    if state.phase == OVER:
+        return [float(t) for t in scores(state)["totals"]]
+    if state.phase == OFFERS:
+        state = with_policy_offers(state)
+    if state.phase == RESOLVE:
+        return best_choice(state)[1]
+    return estimates(state)
+
+
+# --- static estimates -------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _board(wonders: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Discs on the board needing each type, and the cards they need of each type."""
+    counts = [0, 0, 0, 0]
+    demand = [0, 0, 0, 0]
+    for discs in wonders:
+        for disc in discs:
+            needs = data.DISCS[disc]
+            for k in range(4):
+                if needs[k]:
+                    counts[k] += 1
+                    demand[k] += needs[k]
+    return tuple(counts), tuple(demand)
+
+
+class Context:
+    """What the worth of holdings depends on: how much of the game is left and which
+    types the board still needs."""
+
+    __slots__ = ("left", "values", "open_types")
+
+    def __init__(self, wonders: tuple[tuple[int, ...], ...], two_type_discs: bool) -> None:
+        counts, demand = _board(wonders)
+        # 1 at the start, towards 0 as the type with fewest discs on the board runs out.
+        self.left = min(counts) / (7 if two_type_discs else 6)
+        live = CARD * min(1.0, 0.25 + self.left)
+        self.values = [live if demand[k] else DEAD_CARD for k in range(4)]
+        self.open_types = [demand[k] > 0 for k in range(4)]
+
+    def hand(self, cards: tuple[int, ...]) -> float:
+        v = self.values
+        return cards[0] * v[0] + cards[1] * v[1] + cards[2] * v[2] + cards[3] * v[3]
+
+    def sets(self, discs: tuple[int, ...]) -> float:
+        value = float(disc_set_bonus(discs))
+        counts = [0, 0, 0, 0]
+        for disc in discs:
+            for k, needed in enumerate(data.DISC_TYPES[disc]):
+                counts[k] += needed
+        for k in range(4):
+            if counts[k] == 1 and self.open_types[k]:
+                value += BEGUN_SET * self.left
+        return value
+
+    def actions(self, kinds: tuple[str, ...], discs: int) -> float:
+        value = 0.0
+        for kind in kinds:
+            if kind == data.FIVE_POINTS:
+                value += data.FIVE_POINTS_VALUE
+            elif kind == data.DISC_BONUS:
+                value += data.DISC_BONUS_PER_DISC * (discs + MORE_DISCS * self.left)
+            else:
+                value += ACTION_USE[kind] * self.left
+        return value
+
+
+def context(state: State) -> Context:
+    return Context(state.wonders, state.options.two_type_discs)
+
+
+def wonder_estimate(
+    units: tuple[int, ...] | list[int], remaining: int, completed: int
+) -> list[float] | None:
+    """A seat's likely points from an unfinished wonder (None when nobody built there)."""
+    if not any(units):
+        return None
+    row = data.WONDER_ROWS[min(completed + remaining - 1, len(data.WONDER_ROWS) - 1)]
+    awards = wonder_awards(tuple(units), row)
+    c = CONFIDENCE.get(remaining, 0.35)
+    others = data.OTHERS_POINTS
+    return [others + c * (a - others) if u else 0.0 for a, u in zip(awards, units, strict=True)]
+
+
+def _wonder_shares(state: State, completed: int, skip: int = -1) -> list[float]:
+    result = [0.0] * state.players
+    for i, (discs, units) in enumerate(zip(state.wonders, state.units, strict=True)):
+        if discs and i != skip:
+            shares = wonder_estimate(units, len(discs), completed)
+            if shares is not None:
+                for s in range(state.players):
+                    result[s] += shares[s]
+    return result
+
+
+def estimates(state: State) -> list[float]:
+    ctx = context(state)
+    result = _wonder_shares(state, state.completed)
+    for s in range(state.players):
+        result[s] += (
+            state.wonder_points[s]
+            + state.offer_points[s]
+            + ctx.sets(state.discs[s])
+            + ctx.hand(state.hands[s])
+            + ctx.actions(state.actions[s], len(state.discs[s]))
+        )
+    return result
+
+
+# --- inside a build ---------------------------------------------------------------------
+
+
+def policy_offer(state: State, seat: int) -> Offer:
+    """A rule offer: every card of the needed types up to the disc's numbers, with the
+    trading card when the disc would grow the seat's sets enough (and with the offer
+    bonus card, if held, when the offer has three cards or more)."""
+    assert state.build is not None
+    needs = data.DISCS[state.build.disc]
+    hand = state.hands[seat]
+    cards = (
+        min(needs[0], hand[0]),
+        min(needs[1], hand[1]),
+        min(needs[2], hand[2]),
+        min(needs[3], hand[3]),
+    )
+    size = sum(cards)
+    if not size:
+        return Offer((0, 0, 0, 0))
+    discs = state.discs[seat]
+    gain = disc_set_bonus((*discs, state.build.disc)) - disc_set_bonus(discs)
+    bonus = size >= 3 and data.OFFER_BONUS in state.actions[seat]
+    return Offer(cards, gain >= TRADE_FOR_SET_GAIN, bonus)
+
+
+def with_policy_offers(state: State) -> State:
+    """The build with every missing offer made by `policy_offer` (phase resolve)."""
+    assert state.build is not None
+    for seat in state.build.waiting:
+        state = table.make_offer(state, seat, policy_offer(state, seat))
+    return state
+
+
+def best_choice(state: State) -> tuple[dict[str, Any], list[float]]:
+    """The active player's best accept or abandon in the resolve step, by his estimates,
+    with the estimates it leads to (judged before the end-of-turn draws, which are the
+    same whatever he chooses)."""
+    active = state.active
+    best_move: dict[str, Any] = {"type": "abandon"}
+    best = estimates(table.abandon(state, finish=False))
+    best_value = _relative(best, active)
+    for (seats, jokers), values in zip(*choice_estimates(state), strict=True):
+        value = _relative(values, active)
+        if value > best_value:
+            best_value, best = value, values
+            best_move = {"type": "accept", "offers": list(seats), "jokers": cards_to_json(jokers)}
+    return best_move, best
+
+
+def choice_estimates(
+    state: State,
+) -> tuple[list[tuple[tuple[int, ...], Cards]], list[list[float]]]:
+    """Every accept of the resolve step with the estimates right after it: what
+    `estimates(table.accept(state, seats, jokers, finish=False))` gives (the exact scores
+    when the build ends the game), worked out from the parts that change."""
+    options = accept_options(state)
+    build = state.build
+    assert build is not None
+    index = build.wonder - 1
+    after = list(state.wonders)
+    after[index] = tuple(d for d in after[index] if d != build.disc)
+    if table.game_ends(after):
+        totals = [
+            [float(t) for t in scores(table.accept(state, seats, jokers, finish=False))["totals"]]
+            for seats, jokers in options
+        ]
+        return options, totals
+    n = state.players
+    active = state.active
+    ctx = Context(tuple(after), state.options.two_type_discs)
+    completes = not after[index]
+    completed = state.completed + completes
+    needs = data.DISCS[build.disc]
+    base = _wonder_shares(state, completed, skip=index)
+    sets = [ctx.sets(state.discs[s]) for s in range(n)]
+    for s in range(n):
+        base[s] += (
+            state.wonder_points[s]
+            + state.offer_points[s]
+            + sets[s]
+            + ctx.hand(state.hands[s])
+            + ctx.actions(state.actions[s], len(state.discs[s]))
+        )
+    taken_sets = [ctx.sets((*state.discs[s], build.disc)) - sets[s] for s in range(n)]
+    disc_bonus = [
+        state.actions[s].count(data.DISC_BONUS) * data.DISC_BONUS_PER_DISC for s in range(n)
+    ]
+    joker_worth = ACTION_USE[data.JOKER] * ctx.left
+    drawn = None
+    if completes and state.options.use_action_cards and state.action_deck:
+        drawn = state.action_deck[0]
+    rejected = [(s, o) for s, o in enumerate(build.offers) if o is not None and o.size]
+    results = []
+    for seats, jokers in options:
+        values = list(base)
+        units = list(state.units[index])
+        taker = active
+        got = [0, 0, 0, 0]
+        for s in seats:
+            offer = build.offers[s]
+            assert offer is not None
+            for k in range(4):
+                got[k] += offer.cards[k]
+            if offer.trading_card:
+                taker = s
+                units[active] += offer.size
+            else:
+                units[s] += offer.size
+        own = [needs[k] - got[k] - data.JOKER_CARDS * jokers[k] for k in range(4)]
+        joker_count = jokers[0] + jokers[1] + jokers[2] + jokers[3]
+        units[active] += sum(own) + data.JOKER_CARDS * joker_count
+        values[active] -= ctx.hand(own) + joker_worth * joker_count
+        values[taker] += taken_sets[taker] + disc_bonus[taker]
+        for s, offer in rejected:
+            if s not in seats:
+                per_card = (
+                    data.OFFER_BONUS_POINTS if offer.offer_bonus else data.REJECTED_OFFER_POINTS
+                )
+                values[s] += per_card * offer.size + ctx.hand(offer.cards)
+        if completes:
+            awards = wonder_awards(tuple(units), data.WONDER_ROWS[state.completed])
+            for s in range(n):
+                values[s] += awards[s]
+            if drawn is not None:
+                held = len(state.discs[active]) + (taker == active)
+                values[active] += ctx.actions((drawn,), held)
+        else:
+            shares = wonder_estimate(units, len(after[index]), completed)
+            if shares is not None:
+                for s in range(n):
+                    values[s] += shares[s]
+        results.append(values)
+    return options, results
+
+
+# --- helpers for the whole-turn search --------------------------------------------------
+
+
+def information_key(state: State, seat: int) -> Hashable:
+    """Equal for states that look the same to `seat` (its view, without building it)."""
+    build = state.build
+    offers: tuple[Any, ...] = ()
+    if build is not None:
+        offers = tuple(
+            o if (state.phase != OFFERS or s == seat) else (s in build.waiting)
+            for s, o in enumerate(build.offers)
+        )
+        sizes = tuple(
+            sum(h) + (o.size if o is not None and state.phase == OFFERS and s != seat else 0)
+            for s, (h, o) in enumerate(zip(state.hands, build.offers, strict=True))
+        )
+    else:
+        sizes = tuple(sum(h) for h in state.hands)
+    return (
+        state.phase,
+        state.active,
+        state.extra_turn,
+        state.turn,
+        state.wonders,
+        state.units,
+        state.hands[seat],
+        state.actions[seat],
+        tuple(len(a) for a in state.actions),
+        state.discs,
+        state.wonder_points,
+        state.offer_points,
+        state.discard,
+        len(state.deck),
+        len(state.action_deck),
+        sizes,
+        None if build is None else (build.wonder, build.disc, build.waiting),
+        offers,
+    )
+
+
+def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[str, Any]]]]:
+    """`seat`'s best complete turns, best first, valued like `evaluate` after the turn.
+
+    A turn is the moves `seat` makes while the game waits for it alone. To keep the
+    search to the decisions that matter, draw three is played at once when held, and a
+    card exchange is considered in one form only (the cards of types no disc needs, or
+    else the most plentiful type, at most five)."""
+    from games.engines.tower_of_babel import ENGINE
+
+    found: list[tuple[float, list[dict[str, Any]]]] = []
+
+    def walk(current: State, moves: list[dict[str, Any]]) -> None:
+        for move in _search_moves(current, seat):
+            after = ENGINE.apply_move(current, seat, move)
+            line = [*moves, move]
+            if ENGINE.is_over(after) or ENGINE.to_move(after) != [seat] or len(line) >= 4:
+                found.append((evaluate(after, seat), line))
+            else:
+                walk(after, line)
+
+    walk(state, [])
+    found.sort(key=lambda item: -item[0])
+    return found[:limit]
+
+
+def _search_moves(state: State, seat: int) -> list[dict[str, Any]]:
+    from games.engines.tower_of_babel import ENGINE
+
+    held = state.actions[seat]
+    if data.DRAW_THREE in held:
+        return [{"type": "draw_three"}]
+    moves = [
+        m
+        for m in ENGINE.legal_moves(state, seat)
+        if m["type"] not in ("card_exchange", "draw_three")
+    ]
+    if data.CARD_EXCHANGE in held:
+        cards = exchange_choice(state, seat)
+        if cards is not None:
+            moves.append({"type": "card_exchange", "cards": cards_to_json(cards)})
+    return moves
+
+
+def exchange_choice(state: State, seat: int) -> Cards | None:
+    """The exchange the search considers: up to five cards of types no disc needs."""
+    ctx = context(state)
+    hand = state.hands[seat]
+    budget = data.CARD_EXCHANGE_MAX
+    chosen = []
+    for k in range(4):
+        take = 0 if ctx.open_types[k] else min(hand[k], budget)
+        chosen.append(take)
+        budget -= take
+    if not any(chosen):
+        return None
+    return (chosen[0], chosen[1], chosen[2], chosen[3])

@@ -1,0 +1,166 @@
+"""Bots on the real Tower of Babel engine, and its evaluation function."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games import bots
+from games.bots import evaluation, turn_mcts
+from games.engines.tower_of_babel import ENGINE, table
+from games.engines.tower_of_babel import evaluate as tob_evaluate
+from games.engines.tower_of_babel.state import OFFERS, RESOLVE, TURN, State
+from tests.games.engines.tower_of_babel.positions import (
+    BLUE,
+    GREEN,
+    RED,
+    SHIP_5,
+    YELLOW,
+    offer,
+    position,
+    resolving,
+    with_secrets_redealt,
+)
+
+ALL_LEVELS = bots.LEVELS + bots.BOTS
+ITERATIONS = 6
+
+
+def positions(seed: int, phase: str, count: int, players: int = 4) -> list[State]:
+    """States of a random game in `phase` (several games if one has too few)."""
+    found: list[State] = []
+    game = 0
+    while len(found) < count:
+        rng = random.Random(seed + game)
+        state = ENGINE.new_game(players, seed + game)
+        while not ENGINE.is_over(state):
+            if state.phase == phase:
+                found.append(state)
+            seat = rng.choice(ENGINE.to_move(state))
+            state = ENGINE.apply_move(state, seat, rng.choice(ENGINE.legal_moves(state, seat)))
+        game += 1
+    return random.Random(seed).sample(found, count)
+
+
+def choose(state: State, seat: int, level: str, seed: int) -> dict[str, Any]:
+    return bots.choose_move(
+        ENGINE, ENGINE.view(state, seat), seat, level, seed=seed, iterations=ITERATIONS
+    )
+
+
+@pytest.mark.parametrize("level", ALL_LEVELS)
+@pytest.mark.parametrize("phase", [TURN, OFFERS, RESOLVE])
+def test_every_bot_returns_a_legal_move(level: str, phase: str) -> None:
+    for i, state in enumerate(positions(seed=3, phase=phase, count=2)):
+        for seat in ENGINE.to_move(state)[:2]:
+            assert choose(state, seat, level, seed=i) in ENGINE.legal_moves(state, seat)
+
+
+@pytest.mark.parametrize("level", ["hard", "normal", "easy", "random"])
+@pytest.mark.parametrize("phase", [TURN, OFFERS, RESOLVE])
+def test_a_bots_choice_does_not_depend_on_what_its_seat_cannot_see(level: str, phase: str) -> None:
+    # Other hands, offers not yet revealed and the decks dealt again: the same view, so
+    # the same move (the bots search determinizations of the view, never the real hands).
+    for i, state in enumerate(positions(seed=8, phase=phase, count=2)):
+        seat = ENGINE.to_move(state)[-1]
+        other = with_secrets_redealt(state, seat, seed=i + 50)
+        assert other.hands != state.hands or other.deck != state.deck
+        assert ENGINE.view(other, seat) == ENGINE.view(state, seat)
+        assert choose(other, seat, level, seed=i) == choose(state, seat, level, seed=i)
+
+
+def test_bots_find_the_tower_of_babel_evaluation_beside_the_engine() -> None:
+    assert evaluation.evaluator_for(ENGINE) is tob_evaluate.evaluate
+    assert evaluation.scale_for(ENGINE) == tob_evaluate.SCALE
+
+
+def test_at_the_end_the_evaluation_is_the_score_lead() -> None:
+    state = ENGINE.load(
+        {
+            "players": 3,
+            "phase": "over",
+            "points": [{"wonders": 30}, {"wonders": 22}, {"rejected_offers": 25}],
+        }
+    )
+    assert tob_evaluate.evaluate(state, 0) == 5
+    assert tob_evaluate.evaluate(state, 1) == -8
+
+
+def test_a_five_points_card_is_worth_five_and_cards_are_worth_something() -> None:
+    base = position(hands=[{}, {}, {}, {}])
+    card = position(hands=[{}, {}, {}, {}], actions=[["five_points"], [], [], []])
+    ships = position(hands=[{"ship": 2}, {}, {}, {}])
+    assert tob_evaluate.evaluate(card, RED) - tob_evaluate.evaluate(base, RED) == 5
+    assert tob_evaluate.evaluate(ships, RED) > tob_evaluate.evaluate(base, RED)
+
+
+def test_the_worked_out_choices_match_playing_them_through_the_engine() -> None:
+    # `choice_estimates` works the estimates out from what changes; they must equal the
+    # estimates of the position the engine reaches (exact scores when the game ends).
+    for state in positions(seed=11, phase=RESOLVE, count=25, players=5):
+        options, values = tob_evaluate.choice_estimates(state)
+        for (seats, jokers), worked in zip(options, values, strict=True):
+            after = table.accept(state, seats, jokers, finish=False)
+            if ENGINE.is_over(after):
+                expected = [float(t) for t in ENGINE.scores(after)["totals"]]
+            else:
+                expected = tob_evaluate.estimates(after)
+            assert worked == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_build_that_cannot_be_completed_is_valued_as_abandoned() -> None:
+    state = resolving(SHIP_5, {GREEN: offer({"ship": 2})}, hands=[{}, {}, {}, {}])
+    move, values = tob_evaluate.best_choice(state)
+    assert move == {"type": "abandon"}
+    assert values == tob_evaluate.estimates(table.abandon(state, finish=False))
+
+
+def test_information_key_is_what_the_seat_can_see() -> None:
+    for state in positions(seed=2, phase=OFFERS, count=6):
+        for seat in range(4):
+            other = with_secrets_redealt(state, seat, seed=seat)
+            assert tob_evaluate.information_key(other, seat) == tob_evaluate.information_key(
+                state, seat
+            )
+        if state.hands[BLUE] != state.hands[GREEN]:
+            assert tob_evaluate.information_key(state, BLUE) != tob_evaluate.information_key(
+                state, GREEN
+            )
+
+
+def test_turns_are_valued_like_evaluate_after_the_turn() -> None:
+    for phase in (TURN, OFFERS, RESOLVE):
+        for state in positions(seed=4, phase=phase, count=3):
+            seat = ENGINE.to_move(state)[0]
+            ranked = tob_evaluate.turns(state, seat, 5)
+            values = [value for value, _ in ranked]
+            assert values == sorted(values, reverse=True)
+            for value, moves in ranked:
+                after = state
+                for move in moves:
+                    assert move in ENGINE.legal_moves(after, seat)
+                    after = ENGINE.apply_move(after, seat, move)
+                assert ENGINE.is_over(after) or ENGINE.to_move(after) != [seat]
+                assert tob_evaluate.evaluate(after, seat) == pytest.approx(value)
+
+
+def test_the_hard_search_keeps_to_the_seats_view() -> None:
+    state = positions(seed=6, phase=OFFERS, count=1)[0]
+    seat = ENGINE.to_move(state)[0]
+    found = turn_mcts.search(ENGINE, ENGINE.view(state, seat), seat, seed=1, iterations=10)
+    assert found.iterations == 10
+    assert found.best_move() in ENGINE.legal_moves(state, seat)
+
+
+def test_the_bots_play_whole_games_through_the_protocol() -> None:
+    state = ENGINE.new_game(3, seed=2, options={"two_type_discs": True})
+    levels = ["easy", "normal", "random"]
+    for ply in range(2_000):
+        if ENGINE.is_over(state):
+            break
+        seat = ENGINE.to_move(state)[0]
+        state = ENGINE.apply_move(state, seat, choose(state, seat, levels[seat], seed=ply))
+    assert ENGINE.is_over(state)
+    assert sorted(ENGINE.scores(state)["ranking"]) == [RED, YELLOW, GREEN]
