@@ -204,5 +204,7 @@ OFFERS_CAN_BE_CHANGED: Final = False
 # §5 (ASSUMPTION): collected discs are shown to everyone.
 COLLECTED_DISCS_ARE_PUBLIC: Final = True
 
-# §2.1 step 1 and §2.11: host options and their defaults.
-DEFAULT_OPTIONS: Final[dict[str, bool]] = {"two_type_discs": False, "use_action_cards": True}
+# §2.1 step 1 and §2.11: host options and their defaults. The spec's `use_action_cards`
+# (default true) is offered the other way round, as `no_action_cards` (default false), so
+# that every option is a yes/no the host ticks to leave the basic game.
+DEFAULT_OPTIONS: Final[dict[str, bool]] = {"two_type_discs": False, "no_action_cards": False}

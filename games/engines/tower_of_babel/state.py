@@ -5,7 +5,7 @@ State JSON (what `ENGINE.dump` returns and `ENGINE.load` accepts)::
     {
       "players": 4,                         # N, 3..5; seats 0..N-1 clockwise from the start player
       "options": {"two_type_discs": false,  # §2.8 variant
-                  "use_action_cards": true},# §2.11
+                  "no_action_cards": false},# §2.11: the action cards stay in the box
       "phase": "turn",                      # "turn" (pass or build), "offers", "resolve",
                                             # "double_turn" (end-of-turn window), "over"
       "active": 0,                          # seat whose column is lowest (the active player)
@@ -71,7 +71,11 @@ NO_CARDS: Cards = (0, 0, 0, 0)
 @dataclass(frozen=True, slots=True)
 class Options:
     two_type_discs: bool = False
-    use_action_cards: bool = True
+    no_action_cards: bool = False
+
+    @property
+    def use_action_cards(self) -> bool:
+        return not self.no_action_cards
 
     @classmethod
     def from_dict(cls, options: dict[str, Any] | None) -> Options:
@@ -94,7 +98,7 @@ class Options:
         return cls(**values)
 
     def to_dict(self) -> dict[str, bool]:
-        return {"two_type_discs": self.two_type_discs, "use_action_cards": self.use_action_cards}
+        return {"two_type_discs": self.two_type_discs, "no_action_cards": self.no_action_cards}
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ View JSON (`ENGINE.view(state, seat)`; `seat` is null for a spectator)::
     {
       "game": "tower-of-babel",
       "seat": 1, "players": 4,
-      "options": {"two_type_discs": false, "use_action_cards": true},
+      "options": {"two_type_discs": false, "no_action_cards": false},
       "phase": "offers",              # "turn" | "offers" | "resolve" | "double_turn" | "over"
       "is_over": false,
       "turn": 7,                      # turns played so far + 1

@@ -228,7 +228,7 @@ def test_without_action_cards_completing_a_wonder_draws_nothing() -> None:
         wonder=1,
         wonders=board,
         hands=[{"ship": 5}, {}, {}, {}],
-        options={"use_action_cards": False},
+        options={"no_action_cards": True},
         action_deck=["joker"],
     )
     after = play(state, RED, "accept", offers=[], jokers={})

@@ -43,7 +43,7 @@ def states_of_a_game(
 @st.composite
 def positions_after_random_moves(draw: st.DrawFn) -> State:
     players = draw(st.integers(data.MIN_PLAYERS, data.MAX_PLAYERS))
-    options = {"two_type_discs": draw(st.booleans()), "use_action_cards": draw(st.booleans())}
+    options = {"two_type_discs": draw(st.booleans()), "no_action_cards": draw(st.booleans())}
     seed = draw(st.integers(0, 2**64))
     moves = draw(st.integers(0, 250))
     return states_of_a_game(players, seed, options, moves)[-1]

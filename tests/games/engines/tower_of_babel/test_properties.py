@@ -21,7 +21,7 @@ Moves = list[tuple[int, dict[str, Any]]]
 @st.composite
 def setups(draw: st.DrawFn) -> tuple[int, int, dict[str, bool]]:
     players = draw(st.integers(data.MIN_PLAYERS, data.MAX_PLAYERS))
-    options = {"two_type_discs": draw(st.booleans()), "use_action_cards": draw(st.booleans())}
+    options = {"two_type_discs": draw(st.booleans()), "no_action_cards": draw(st.booleans())}
     return players, draw(st.integers(0, 2**64)), options
 
 

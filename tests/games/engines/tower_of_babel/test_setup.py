@@ -87,7 +87,7 @@ def test_d1_needs_two_camels_and_three_stonemasons() -> None:
 
 
 def test_without_action_cards_the_action_deck_stays_in_the_box() -> None:
-    state = ENGINE.new_game(3, seed=1, options={"use_action_cards": False})
+    state = ENGINE.new_game(3, seed=1, options={"no_action_cards": True})
     assert state.action_deck == ()
 
 
