@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from django.utils.functional import Promise
 
+from rulebooks.titles import game_title, shipped_titles
+
 
 @dataclass(frozen=True)
 class GameOption:
@@ -41,6 +43,12 @@ class GameInfo:
     @property
     def players(self) -> str:
         return f"{self.min_players}–{self.max_players}"
+
+    @property
+    def title(self) -> str:
+        """The game's name in the active language (rulebooks/content/<slug>/book.json is the
+        one source of names per language); `name` is the name the engine knows."""
+        return game_title(self.slug) if shipped_titles(self.slug) else self.name
 
     @property
     def playable(self) -> bool:

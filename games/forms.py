@@ -18,7 +18,8 @@ IMPORT_MAX_BYTES = 2 * 1024 * 1024
 
 SEAT_CHOICES = [
     ("me", _("Me")),
-    ("open", _("Open seat (invite someone)")),
+    ("invite", _("Invited seat (only the holder of its link can take it)")),
+    ("open", _("Open seat (any member of the club can take it)")),
     ("open_easy", _("Open seat; an easy bot joins if nobody does")),
     ("open_normal", _("Open seat; a normal bot joins if nobody does")),
     ("open_hard", _("Open seat; a hard bot joins if nobody does")),
@@ -72,7 +73,7 @@ class CreateGameForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.games = playable_games()
-        self.fields["engine_slug"].choices = [(g.slug, g.name) for g in self.games]
+        self.fields["engine_slug"].choices = [(g.slug, g.title) for g in self.games]
         low = min((g.min_players for g in self.games), default=2)
         self.max_seats = max((g.max_players for g in self.games), default=4)
         self.fields["players"].choices = [(n, str(n)) for n in range(low, self.max_seats + 1)]

@@ -60,7 +60,7 @@ def seat_names(game: Any) -> list[str]:
 
 def game_name(slug: str) -> str:
     info = catalog.get(slug)
-    return info.name if info is not None else engines.get(slug).name
+    return info.title if info is not None else engines.get(slug).name
 
 
 def seat_position(seat: Any) -> int | None:

@@ -101,3 +101,21 @@ def test_a_game_without_an_engine_is_shown_as_rules_only(
     # A playable game says nothing of the kind.
     for other in [info.slug for info in catalog.games() if info.playable]:
         assert "cannot be played on the site yet" not in client.get(f"/rules/{other}/").text
+
+
+@pytest.mark.django_db
+def test_games_are_named_as_their_readers_know_them(client: Client, alice) -> None:
+    from rulebooks.titles import game_title
+
+    for language in ("hu", "pl"):
+        alice.language = language
+        alice.save()
+        client.force_login(alice)
+        home = client.get("/").text
+        for game in catalog.games():
+            title = game_title(game.slug, language)
+            card = home[home.index(f'id="game-{game.slug}"') :]
+            assert f"<h3>{title}</h3>" in card[: card.index("</li>")]
+    # The Hungarian and Polish names of Tower of Babel are not the English one.
+    assert game_title("tower-of-babel", "hu") == "Bábel tornya"
+    assert game_title("tower-of-babel", "pl") == "Wieża Babel"
