@@ -14,6 +14,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -100,6 +101,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -327,6 +329,21 @@ if env_str("EMAIL_HOST"):
         "use_tls": env_bool("EMAIL_USE_TLS", True),
     }
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "club@localhost")
+
+# --- Content-Security-Policy ------------------------------------------------------------------
+# Only the site's own files run or style a page: no inline scripts, handlers or styles (a test
+# checks the templates), nothing from other hosts. 'self' covers the same-origin websockets.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
 
 # --- Production hygiene -----------------------------------------------------------------------
 

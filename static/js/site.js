@@ -8,4 +8,25 @@
       setTimeout(function () { toast.remove(); }, 8000);
     });
   });
+
+  // Behaviours templates ask for with data attributes: the Content-Security-Policy allows no
+  // inline handlers (onclick=..., onchange=...), so they live here.
+  document.addEventListener("change", function (event) {
+    var field = event.target;
+    if (field instanceof HTMLSelectElement && field.hasAttribute("data-submit-on-change") && field.form) {
+      field.form.submit();
+    }
+  });
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!(target instanceof Element)) {
+      return;
+    }
+    if (target instanceof HTMLInputElement && target.hasAttribute("data-select-on-click")) {
+      target.select();
+    }
+    if (target.closest("[data-print]")) {
+      window.print();
+    }
+  });
 })();

@@ -51,7 +51,7 @@ def test_a_whole_turn_by_keyboard(asgi_server: str, new_page: Any) -> None:
     assert game.moves.get(number=0).payload == {"type": "take_tile", "index": 1}
 
     # Focus is now on the city, on a place for the tile; arrows move between places.
-    page.wait_for_function("document.activeElement.classList.contains('spot')")
+    page.wait_for_function("() => document.activeElement.classList.contains('spot')")
     first = focused(page, "el.dataset.q + ',' + el.dataset.r")
     page.keyboard.press("ArrowRight")
     second = focused(page, "el.dataset.q + ',' + el.dataset.r")
@@ -79,7 +79,7 @@ def test_a_whole_turn_by_keyboard(asgi_server: str, new_page: Any) -> None:
     wait_for_version(page, 2)
     placed = game.moves.get(number=1).payload
     assert (str(placed["q"]), str(placed["r"]), str(placed["rotation"])) == (q, r, after)
-    page.wait_for_function("document.activeElement.classList.contains('turn-bar')")
+    page.wait_for_function("() => document.activeElement.classList.contains('turn-bar')")
     assert "Waiting for Bob." in page.inner_text(".turn-bar")
     assert page.errors == []
 

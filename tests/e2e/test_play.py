@@ -82,7 +82,7 @@ def test_the_waiting_room_fills_live_and_opens_the_board_when_the_game_starts(
         'document.addEventListener("htmx:wsOpen", () => { window.roomSocketOpen = true; })'
     )
     page.goto(f"http://{asgi_server}/games/{game.pk}/join/")
-    page.wait_for_function("window.roomSocketOpen === true")
+    page.wait_for_function("() => window.roomSocketOpen === true")
     page.evaluate("window.stillTheSamePage = true")
     join_in_another_thread(game, bob)
     page.wait_for_selector("#waiting-room >> text=Bob", timeout=TURN_TIMEOUT_MS)
@@ -147,7 +147,7 @@ def test_two_members_see_each_others_moves_live(asgi_server: str, new_page: Any)
     )
     alice_page.locator("button.site-tile.can-take").first.click()
     wait_for_version(alice_page, 5)
-    bob_page.wait_for_function("window.droppedMessage === true")
+    bob_page.wait_for_function("() => window.droppedMessage === true")
     assert version(bob_page) == 4
     with bob_page.expect_response(lambda r: f"/games/{game.pk}/board/" in r.url) as fetched:
         alice_page.get_by_role("button", name="Confirm placement").click()
@@ -203,7 +203,7 @@ def test_a_browser_that_reconnects_after_a_drop_fetches_the_board(
     )
     with page.expect_response(lambda r: f"/games/{game.pk}/board/" in r.url):
         page.goto(f"http://{asgi_server}/games/{game.pk}/")
-    page.wait_for_function("window.socketsOpened === 1")
+    page.wait_for_function("() => window.socketsOpened === 1")
     page.evaluate("window.stillTheSamePage = true")
     assert version(page) == 0
 
@@ -215,7 +215,7 @@ def test_a_browser_that_reconnects_after_a_drop_fetches_the_board(
     cut["on"] = False
     with page.expect_response(lambda r: f"/games/{game.pk}/board/" in r.url) as fetched:
         sockets[0].close(code=1012)  # "service restart": htmx reconnects
-        page.wait_for_function("window.socketsOpened === 2", timeout=TURN_TIMEOUT_MS)
+        page.wait_for_function("() => window.socketsOpened === 2", timeout=TURN_TIMEOUT_MS)
     assert fetched.value.status == 200
     wait_for_version(page, 1)
     assert page.evaluate("window.stillTheSamePage") is True
@@ -248,7 +248,7 @@ def test_member_plays_a_whole_game_against_a_bot(
         else:
             page.get_by_role("button", name="Confirm placement").click()
         page.wait_for_function(
-            f"Number(document.getElementById('game-board').dataset.version) > {number}",
+            f"() => Number(document.getElementById('game-board').dataset.version) > {number}",
             timeout=TURN_TIMEOUT_MS,
         )
     else:
