@@ -131,6 +131,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.notifications",
+                "config.context_processors.club",
             ],
         },
     },
@@ -188,7 +189,13 @@ REDIS_READ_TIMEOUT = 15.0  # seconds; see the channel layer below
 
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            # Falls back to each process's memory while Redis is down (config/cache.py).
+            "BACKEND": "config.cache.RedisCacheWithFallback",
+            "LOCATION": REDIS_URL,
+            # A cache answer takes milliseconds; a request must not hang on an unreachable host.
+            "OPTIONS": {"socket_connect_timeout": 2.0, "socket_timeout": 2.0},
+        }
     }
     CHANNEL_LAYERS = {
         "default": {
@@ -329,6 +336,8 @@ if env_str("EMAIL_HOST"):
         "use_tls": env_bool("EMAIL_USE_TLS", True),
     }
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "club@localhost")
+# The address the pages give for help (the password-reset page): the club's own mailbox.
+CLUB_CONTACT_EMAIL = env_str("CLUB_CONTACT_EMAIL", DEFAULT_FROM_EMAIL)
 
 # --- Content-Security-Policy ------------------------------------------------------------------
 # Only the site's own files run or style a page: no inline scripts, handlers or styles (a test
