@@ -9,8 +9,13 @@ database the run uses (CI runs the suite on PostgreSQL and on the embedded defau
 from __future__ import annotations
 
 import asyncio
+import http.cookiejar
+import json
 import shutil
 import subprocess
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +27,8 @@ from pytest_django.fixtures import Settings
 
 from accounts.services import notify
 from games import services
-from tests.conftest import BIN, ROOT, free_port, make_user, stop, wait_for_port
+from games.models import Game
+from tests.conftest import BIN, PASSWORD, ROOT, free_port, make_user, stop, wait_for_port
 from tests.games.conftest import build_game, first_legal_move
 from tests.test_processes import session_cookie_for
 
@@ -155,3 +161,91 @@ def test_idle_game_and_notification_sockets_stay_open_and_get_the_next_move(
     assert 'data-version="1"' in board
     assert "Still here after the quiet spell" in note
     assert "Timeout reading" not in log.read_text()
+
+
+class Browser:
+    """A visitor's browser for plain HTTP: cookies kept, redirects not followed."""
+
+    class _Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+            return None
+
+    def __init__(self, address: str) -> None:
+        self.base = f"http://{address}"
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.cookies), self._Stay
+        )
+
+    def request(self, path: str, data: dict[str, str] | None = None) -> tuple[int, str, str]:
+        """Status, body and the redirect's Location for a GET, or a POST with the CSRF token."""
+        body = None
+        if data is not None:
+            token = next(c.value for c in self.cookies if c.name == "csrftoken")
+            body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token}).encode()
+        request = urllib.request.Request(self.base + path, data=body)
+        try:
+            with self.opener.open(request, timeout=60) as response:
+                return response.status, response.read().decode(), ""
+        except urllib.error.HTTPError as answer:
+            return answer.code, answer.read().decode(), answer.headers.get("Location", "")
+
+
+def test_with_redis_stopped_pages_sign_in_and_moves_still_work(
+    redis_site: tuple[str, Path], own_redis: OwnRedis
+) -> None:
+    """Redis holds the rate limits, the live messages and the task queue; without it the site
+    still serves every page, signs members in and stores their moves (the board shows them on
+    reload, as after any lost live message)."""
+    address, log = redis_site
+    alice, bob = make_user("alice-outage"), make_user("bob-outage")
+    game = build_game(alice, bob, seed=13)
+    seat, move = first_legal_move(game)
+    player = alice if seat == 0 else bob
+    own_redis.stop()
+
+    browser = Browser(address)
+    for path in ["/", "/rules/", "/accounts/login/", "/accounts/signup/"]:
+        assert browser.request(path)[0] == 200, path
+    status, _, location = browser.request(
+        "/accounts/login/", {"login": player.username, "password": PASSWORD}
+    )
+    assert (status, location) == (302, "/")
+    for path in [
+        "/",
+        "/games/",
+        "/games/history/",
+        f"/games/{game.pk}/",
+        "/members/me/",
+        "/members/me/notifications/",
+    ]:
+        assert browser.request(path)[0] == 200, path
+
+    status, _, location = browser.request(
+        f"/games/{game.pk}/move/", {"expected_version": "0", "move": json.dumps(move)}
+    )
+    assert (status, location) == (302, f"/games/{game.pk}/")
+    assert Game.objects.get(pk=game.pk).version == 1
+    status, page, _ = browser.request(f"/games/{game.pk}/")
+    assert status == 200
+    assert 'data-version="1"' in page
+    assert "Internal Server Error" not in log.read_text()
+
+
+def test_failed_log_ins_still_lock_an_account_while_redis_is_down(settings: Settings) -> None:
+    """The rate limits fall back to the process's memory instead of being switched off
+    (config/cache.py): five wrong passwords still lock the account (ACCOUNT_RATE_LIMITS)."""
+    from django.test import Client
+
+    nothing_listens = f"redis://127.0.0.1:{free_port()}/0"
+    settings.CACHES = {
+        "default": {"BACKEND": "config.cache.RedisCacheWithFallback", "LOCATION": nothing_listens}
+    }
+    make_user("carol-outage")
+    client = Client()
+    for _attempt in range(5):
+        wrong = client.post("/accounts/login/", {"login": "carol-outage", "password": "nope"})
+        assert wrong.status_code == 200
+    right = client.post("/accounts/login/", {"login": "carol-outage", "password": PASSWORD})
+    assert right.status_code == 200
+    assert "Too many failed login attempts" in right.text
