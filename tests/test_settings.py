@@ -98,7 +98,7 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis(tmp_path: Path) ->
     assert loaded["db_name"] == "club"
     assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
     assert loaded["broker"] == "redis://cache.invalid:6379/0"
-    assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert loaded["cache"] == "config.cache.RedisCacheWithFallback"
 
 
 PRODUCTION_SECRET = "x" * 20 + "-a-long-and-random-production-secret-" + "y" * 20
