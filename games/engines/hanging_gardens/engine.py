@@ -15,7 +15,7 @@ from games.engines.base import IllegalMove, Rng
 from games.engines.hanging_gardens import data, garden, scoring, state, view
 from games.engines.hanging_gardens.garden import Garden
 from games.engines.hanging_gardens.grid import SHAPES, in_bounds, pack
-from games.engines.hanging_gardens.state import OVER, PLACE, TEMPLE, TILE, State, Turn
+from games.engines.hanging_gardens.state import OVER, PLACE, TEMPLE, TILE, State, Turn, evolve
 from games.engines.hanging_gardens.steps import (
     DISCARD_CARD,
     MOVE_TEMPLE,
@@ -184,15 +184,15 @@ def _place_card(s: State, card: int, k: int, x: int, y: int) -> State:
     garden.check_placement(own, shape, x, y)
     anchor = pack(x, y)
     placed = garden.place(own, shape, anchor)
-    s = replace(
+    scorable = bool(garden.eligible_groups(placed, shape, anchor))
+    s = evolve(
         s,
         gardens=_with(s.gardens, s.current, placed),
         display=tuple(c for c in s.display if c != card),
         last=Turn(seat=s.current, card=card, rotation=k, x=x, y=y),
+        phase=TEMPLE if scorable else s.phase,
     )
-    if garden.eligible_groups(placed, shape, anchor):
-        return replace(s, phase=TEMPLE)
-    return _end_turn(s)
+    return s if scorable else _end_turn(s)
 
 
 def _discard_card(s: State, card: int) -> State:
@@ -200,7 +200,7 @@ def _discard_card(s: State, card: int) -> State:
     if garden.can_place_any(s.gardens[s.current], s.display):
         # §2.9, §7.11: discarding is only for a display where no card fits.
         raise IllegalMove("must_place", "A card in the display fits your garden; place one.")
-    s = replace(
+    s = evolve(
         s,
         display=tuple(c for c in s.display if c != card),
         last=Turn(seat=s.current, card=card, discarded=True),
@@ -241,7 +241,7 @@ def _score(s: State, x: int, y: int, source: tuple[int, int] | None) -> State:
                 "not_smallest", "Only a temple on a smallest group may move.", x=sx, y=sy
             )
     assert s.last is not None
-    s = replace(
+    s = evolve(
         s,
         gardens=_with(s.gardens, s.current, garden.with_temple(own, target, moved_from)),
         last=replace(s.last, temple=target, temple_from=moved_from),
@@ -256,7 +256,7 @@ def _after_temple(s: State, size: int) -> State:
     missing = 0
     if size >= data.BONUS_GROUP:
         if s.supply:
-            s = replace(
+            s = evolve(
                 s,
                 hidden_tiles=_with(s.hidden_tiles, seat, s.hidden_tiles[seat] + s.supply[:1]),
                 supply=s.supply[1:],
@@ -264,19 +264,19 @@ def _after_temple(s: State, size: int) -> State:
             )
         else:
             missing += 1
-    s = replace(s, group_size=size)
+    s = evolve(s, group_size=size)
     can_take = bool(takeable_slots(s))
     if not can_take:
         # §7.9, ASSUMPTION: no tile in the allowed columns is a missing tile too.
         missing += 1
     if missing:
         assert s.last is not None
-        s = replace(
+        s = evolve(
             s,
             missing=_with(s.missing, seat, s.missing[seat] + missing),
             last=replace(s.last, missing=missing),
         )
-    return replace(s, phase=TILE) if can_take else _end_turn(s)
+    return evolve(s, phase=TILE) if can_take else _end_turn(s)
 
 
 def _take_tile(s: State, column: int, slot: int) -> State:
@@ -302,7 +302,7 @@ def _take_tile(s: State, column: int, slot: int) -> State:
     display = list(s.tile_display)
     display[index] = refill
     assert s.last is not None
-    s = replace(
+    s = evolve(
         s,
         open_tiles=_with(s.open_tiles, seat, (*s.open_tiles[seat], kind)),
         tile_display=tuple(display),
@@ -315,14 +315,17 @@ def _take_tile(s: State, column: int, slot: int) -> State:
 def _end_turn(s: State) -> State:
     """§2.2: the next seat of the round; at the round's end the flower passes left and the
     next cards are revealed, unless the deck or the face-down supply is used up (§2.10)."""
-    s = replace(s, phase=PLACE, group_size=0, turn=s.turn + 1, turns_played=s.turns_played + 1)
-    if s.turn < s.cards_per_round:
-        return s
-    if not s.deck or not s.supply:
-        return replace(s, phase=OVER)
+    turn, played = s.turn + 1, s.turns_played + 1
     per_round = s.cards_per_round
-    return replace(
+    if turn < per_round:
+        return evolve(s, phase=PLACE, group_size=0, turn=turn, turns_played=played)
+    if not s.deck or not s.supply:
+        return evolve(s, phase=OVER, group_size=0, turn=turn, turns_played=played)
+    return evolve(
         s,
+        phase=PLACE,
+        group_size=0,
+        turns_played=played,
         start=(s.start + 1) % s.players,
         round=s.round + 1,
         turn=0,

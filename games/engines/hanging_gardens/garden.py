@@ -4,8 +4,10 @@ Placement legality (spec §2.4), groups (§2.5), eligible groups (§2.6) and the
 may be relocated (§2.8). Covered squares are ignored by every rule, so only the top square
 of each cell is kept (§4).
 
-Gardens are immutable values: `place` returns a new garden. Each garden keeps a private
-cache of the anchors where a card shape fits, since that depends only on the garden.
+Gardens are immutable values: `place` returns a new garden. Each garden keeps private
+caches: of the anchors where a card shape fits (they depend on the whole garden), and of
+facts about its squares alone (which cells support a motif pattern, its groups), which a
+garden that differs only in its temples shares.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class Garden:
     top: dict[int, str]
     temples: frozenset[int] = frozenset()
     cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    shared: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def starting(cls) -> Garden:
@@ -140,7 +143,7 @@ def anchors(garden: Garden, shape: Shape) -> tuple[int, ...]:
 def _supporting(garden: Garden, rest: tuple[int, ...]) -> list[int]:
     """Occupied cells p, sorted, such that p + r is occupied too for every r in `rest`:
     where the first motif square may land when the others land at those offsets."""
-    hit: list[int] | None = garden.cache.get(rest)
+    hit: list[int] | None = garden.shared.get(rest)
     if hit is not None:
         return hit
     top = garden.top
@@ -154,7 +157,7 @@ def _supporting(garden: Garden, rest: tuple[int, ...]) -> list[int]:
         hit = sorted(p for p in top if p + a in top and p + b in top)
     else:
         hit = sorted(p for p in top if all(p + r in top for r in rest))
-    garden.cache[rest] = hit
+    garden.shared[rest] = hit
     return hit
 
 
@@ -171,17 +174,18 @@ def _blocked(garden: Garden, shape: Shape) -> frozenset[int]:
 
 
 def _near_edge(garden: Garden) -> bool:
-    hit: bool | None = garden.cache.get("near_edge")
+    hit: bool | None = garden.shared.get("near_edge")
     if hit is None:
         hit = any(_is_near_edge(pos) for pos in garden.top)
-        garden.cache["near_edge"] = hit
+        garden.shared["near_edge"] = hit
     return hit
 
 
 def _is_near_edge(pos: int) -> bool:
     """Near enough to the coordinate bound that a card from here might cross it."""
     limit = data.MAX_COORDINATE - 3
-    return not all(-limit <= c <= limit for c in unpack(pos))
+    x, y = unpack(pos)
+    return not (-limit <= x <= limit and -limit <= y <= limit)
 
 
 def _box_in_bounds(anchor: int, shape: Shape) -> bool:
@@ -201,7 +205,9 @@ def place(garden: Garden, shape: Shape, anchor: int) -> Garden:
         top[pos] = square
     placed = Garden(top, garden.temples)
     if not _near_edge(garden):
-        placed.cache["near_edge"] = any(_is_near_edge(pos) for pos, _ in laid)
+        corner = anchor + (shape.width - 1) + (shape.height - 1) * STRIDE
+        placed.shared["near_edge"] = _is_near_edge(anchor) or _is_near_edge(corner)
+    placed.shared["parent"] = (garden, [pos for pos, _ in laid])
     return placed
 
 
@@ -220,6 +226,51 @@ def group_at(top: dict[int, str], pos: int) -> frozenset[int]:
                 seen.add(n)
                 todo.append(n)
     return frozenset(seen)
+
+
+def groups(garden: Garden) -> list[frozenset[int]]:
+    """Every group of the garden (spec §2.5), in no particular order.
+
+    A garden made by `place` remembers the garden it came from, and its groups are those
+    of that garden with only the groups near the new card recomputed: a group neither
+    holding one of the card's cells nor touching one cannot have changed.
+    """
+    chain = [garden]
+    while "groups" not in chain[-1].shared and "parent" in chain[-1].shared:
+        chain.append(chain[-1].shared["parent"][0])
+    for child in reversed(chain):
+        if "groups" not in child.shared:
+            child.shared["groups"] = _groups_from(child)
+        # Once the groups are known the parent is no longer needed.
+        child.shared.pop("parent", None)
+    result: list[frozenset[int]] = garden.shared["groups"]
+    return result
+
+
+def _groups_from(garden: Garden) -> list[frozenset[int]]:
+    top = garden.top
+    parent = garden.shared.get("parent")
+    found: list[frozenset[int]] = []
+    if parent is None:
+        todo = [pos for pos in sorted(top) if top[pos] != data.BUILDING]
+    else:
+        before, cells = parent
+        near = set(cells)
+        near.update(c + d for c in cells for d in NEIGHBOURS)
+        redo: set[int] = set(cells)
+        for group in before.shared["groups"]:
+            if near.isdisjoint(group):
+                found.append(group)
+            else:
+                redo |= group
+        todo = [pos for pos in sorted(redo) if top[pos] != data.BUILDING]
+    seen: set[int] = set()
+    for pos in todo:
+        if pos not in seen:
+            group = group_at(top, pos)
+            seen |= group
+            found.append(group)
+    return found
 
 
 def eligible_groups(garden: Garden, shape: Shape, anchor: int) -> list[frozenset[int]]:
@@ -253,4 +304,4 @@ def with_temple(garden: Garden, pos: int, moved_from: int | None = None) -> Gard
     if moved_from is not None:
         temples.discard(moved_from)
     temples.add(pos)
-    return Garden(garden.top, frozenset(temples))
+    return Garden(garden.top, frozenset(temples), shared=garden.shared)

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engines.base import IllegalMove
-from games.engines.hanging_gardens import ENGINE, data
+from games.engines.hanging_gardens import ENGINE, data, garden
 from games.engines.hanging_gardens.state import PLACE, State
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -180,3 +180,23 @@ def test_legal_placements_are_exactly_those_the_rules_allow(
                         continue
                     accepted.add((card, k, x, y))
     assert accepted == keys
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 2**32))
+def test_groups_worked_out_from_the_previous_garden_match_a_fresh_count(
+    players: int, seed: int
+) -> None:
+    # garden.groups recomputes only the groups near the new card; a garden loaded from
+    # JSON has no history and counts all of them.
+    state = ENGINE.new_game(players, seed)
+    chooser = random.Random(seed)
+    while not ENGINE.is_over(state):
+        seat = ENGINE.to_move(state)[0]
+        state = ENGINE.apply_move(state, seat, chooser.choice(ENGINE.legal_moves(state, seat)))
+        if chooser.random() < 0.3:
+            fresh = ENGINE.load(ENGINE.dump(state))
+            for derived, counted in zip(state.gardens, fresh.gardens, strict=True):
+                assert sorted(map(sorted, garden.groups(derived))) == sorted(
+                    map(sorted, garden.groups(counted))
+                )

@@ -1,0 +1,151 @@
+"""Bots on The Hanging Gardens, and its evaluation function for them."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from games import bots
+from games.bots import evaluation
+from games.engines.base import Rng
+from games.engines.hanging_gardens import ENGINE
+from games.engines.hanging_gardens import evaluate as hg_evaluate
+from games.engines.hanging_gardens.state import State
+
+ALL_LEVELS = bots.LEVELS + bots.BOTS
+ITERATIONS = 6
+
+
+def positions(seed: int, count: int, players: int = 2) -> list[State]:
+    """States of a game where seats score when they can: every step of a turn occurs."""
+    rng = random.Random(seed)
+    state = ENGINE.new_game(players, seed)
+    seen = []
+    while not ENGINE.is_over(state):
+        seen.append(state)
+        seat = ENGINE.to_move(state)[0]
+        moves = ENGINE.legal_moves(state, seat)
+        scoring = [m for m in moves if m["type"] in ("place_temple", "move_temple")]
+        state = ENGINE.apply_move(state, seat, rng.choice(scoring or moves))
+    by_phase = {p: [s for s in seen if s.phase == p] for p in ("place", "temple", "tile")}
+    picked = [rng.choice(states) for states in by_phase.values() if states]
+    return picked + rng.sample(seen, count - len(picked))
+
+
+def play(state: State, level: str, seed: int) -> dict:
+    seat = ENGINE.to_move(state)[0]
+    return bots.choose_move(
+        ENGINE, ENGINE.view(state, seat), seat, level, seed=seed, iterations=ITERATIONS
+    )
+
+
+@pytest.mark.parametrize("level", ALL_LEVELS)
+def test_every_bot_returns_a_legal_move_in_every_step(level: str) -> None:
+    for i, state in enumerate(positions(seed=3, count=4)):
+        seat = ENGINE.to_move(state)[0]
+        assert play(state, level, seed=i) in ENGINE.legal_moves(state, seat)
+
+
+def hidden_dealt_again(state: State, seat: int, seed: int) -> State:
+    """The same position with the deck and the tiles `seat` cannot see dealt again."""
+    rng = Rng.from_seed(seed)
+    deck, rng = rng.shuffle(state.deck)
+    others = [s for s in range(state.players) if s != seat]
+    pool = list(state.supply) + [k for s in others for k in state.hidden_tiles[s]]
+    shuffled, _ = rng.shuffle(pool)
+    hidden, rest = list(state.hidden_tiles), list(shuffled)
+    for s in others:
+        count = len(state.hidden_tiles[s])
+        hidden[s], rest = tuple(rest[:count]), rest[count:]
+    return replace(state, deck=deck, supply=tuple(rest), hidden_tiles=tuple(hidden))
+
+
+@pytest.mark.parametrize("level", ["hard", "normal", "easy", "random"])
+def test_a_bots_choice_does_not_depend_on_what_its_seat_cannot_see(level: str) -> None:
+    early = [s for s in positions(seed=8, count=12) if len(s.deck) >= 8][:3]
+    assert early
+    for i, state in enumerate(early):
+        seat = ENGINE.to_move(state)[0]
+        other = hidden_dealt_again(state, seat, seed=i + 1)
+        assert other.deck != state.deck
+        assert ENGINE.view(other, seat) == ENGINE.view(state, seat)
+        assert play(other, level, seed=i) == play(state, level, seed=i)
+
+
+def test_bots_find_the_evaluation_beside_the_engine() -> None:
+    assert evaluation.evaluator_for(ENGINE) is hg_evaluate.evaluate
+
+
+def position(**payload: Any) -> State:
+    return ENGINE.load({"players": 2, **payload})
+
+
+def test_at_the_end_the_evaluation_is_the_score_lead() -> None:
+    # hanging-gardens.md §6.10: X scores 70 and Y 53.
+    x = ["queen"] * 2 + ["statue"] * 4 + ["garden"] + ["gate"] * 3
+    x += ["guard", "sculptor", "chalice", "chalice"]
+    y = ["king"] * 3 + ["tiger"] * 3 + ["animal_handler"] + ["gate"] * 2 + ["chalice"]
+    state = position(tiles=[{"open": x}, {"open": y, "missing": 1}])
+    assert ENGINE.is_over(state)
+    assert hg_evaluate.evaluate(state, 0) == 17
+    assert hg_evaluate.evaluate(state, 1) == -17
+
+
+MID_GAME = {
+    "deck": list(range(10, 40)),
+    "display": [1, 2, 3, 4],
+    "supply": ["chalice"] * 6 + ["tiger"] * 6,
+    "tile_display": [["queen", "king"], ["tiger", "garden"], ["statue", "gate"]],
+}
+
+
+def test_a_started_series_is_worth_more_than_its_points_while_turns_remain() -> None:
+    one_queen = position(**MID_GAME, tiles=[{"open": ["queen"]}, {}])
+    one_gate = position(**MID_GAME, tiles=[{"open": ["gate"]}, {}])
+    # A lone queen scores 1 and a lone gate 0, but each is on the way to a series.
+    assert hg_evaluate.evaluate(one_queen, 0) > 1
+    assert hg_evaluate.evaluate(one_gate, 0) > 0
+    # With no queens left in the game the queen is only its point.
+    gone = position(**MID_GAME, tiles=[{"open": ["queen"]}, {"open": ["queen"] * 3}])
+    assert hg_evaluate.evaluate(gone, 0) == 1 - 16  # three queens: 15 + 1
+
+
+def test_a_group_without_a_temple_promises_a_tile() -> None:
+    plain = {"x": 0, "y": 0, "rows": ["...", "...", "..."]}
+    ready = {"x": 0, "y": 0, "rows": ["PPP", "...", "..."]}
+    scored = {**ready, "temples": [[0, 0]]}
+    start = {"x": 0, "y": 0, "rows": ["..", "..", ".."]}
+
+    def value(own: dict) -> float:
+        return hg_evaluate.evaluate(position(**MID_GAME, gardens=[own, start]), 0)
+
+    assert value(ready) > value(plain)
+    assert value(scored) == value(plain)
+
+
+def test_turns_are_valued_exactly_as_the_evaluation_after_them() -> None:
+    for state in positions(seed=5, count=6):
+        seat = ENGINE.to_move(state)[0]
+        ranked = hg_evaluate.turns(state, seat, 10**6)
+        assert ranked
+        assert [v for v, _ in ranked] == sorted((v for v, _ in ranked), reverse=True)
+        for value, moves in ranked[:: max(1, len(ranked) // 25)]:
+            after = state
+            for move in moves:
+                assert move in ENGINE.legal_moves(after, seat)
+                after = ENGINE.apply_move(after, seat, move)
+            assert after.phase == "place" or ENGINE.is_over(after)
+            assert after.turns_played == state.turns_played + 1
+            assert hg_evaluate.evaluate(after, seat) == pytest.approx(value)
+
+
+def test_information_key_ignores_exactly_what_the_seat_cannot_see() -> None:
+    for state in positions(seed=9, count=5):
+        seat = ENGINE.to_move(state)[0]
+        key = hg_evaluate.information_key(state, seat)
+        assert hg_evaluate.information_key(hidden_dealt_again(state, seat, 4), seat) == key
+        moved = ENGINE.apply_move(state, seat, ENGINE.legal_moves(state, seat)[0])
+        assert hg_evaluate.information_key(moved, seat) != key
