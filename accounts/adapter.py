@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.utils import filter_users_by_email
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
@@ -20,10 +21,33 @@ def club_name() -> str:
     return getattr(settings, "CLUB_NAME", "") or gettext("Board-game club")
 
 
+def account_named_by(credentials: dict[str, Any]) -> User | None:
+    """The account a log-in names: by its e-mail address first (as allauth tries it), else by
+    its username."""
+    email = credentials.get("email")
+    if email:
+        users = filter_users_by_email(email)
+        if len(users) == 1:
+            return users[0]
+    username = credentials.get("username")
+    if username:
+        return User.objects.filter(username__iexact=username).first()
+    return None
+
+
 class AccountAdapter(DefaultAccountAdapter):
     def login(self, request: HttpRequest, user: Any) -> None:
         super().login(request, user)
         keep_language_on_login(request, user)
+
+    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
+        """allauth counts failed log-ins per name typed; count them per account instead, so
+        that the username and the e-mail of one account share one limit (ACCOUNT_RATE_LIMITS).
+        A name that belongs to no account keeps a counter of its own, as before."""
+        account = account_named_by(credentials)
+        if account is None:
+            return super()._get_login_attempts_cache_key(request, **credentials)
+        return f"account:{account.pk}"
 
     def format_email_subject(self, subject: str) -> str:
         # allauth's default prefix is the site's host name ("[127.0.0.1:8000]").

@@ -191,3 +191,19 @@ def test_sign_up_does_not_reveal_that_an_email_is_registered(
     assert "already" not in prober.text
     assert not User.objects.filter(username="mallory").exists()
     assert [m.to for m in mailoutbox] == [["dora@example.com"], ["alice@example.com"]]
+
+
+def test_the_log_in_limit_counts_per_account_by_username_and_email_alike(
+    client: Client, alice: User
+) -> None:
+    """Five wrong guesses at alice's account, however it is named, lock it (config/settings.py
+    ACCOUNT_RATE_LIMITS: 5 per 5 minutes per account), not five per name."""
+    for login in ["alice", "alice@example.com", "ALICE", "Alice@Example.com", "alice"]:
+        response = client.post(reverse("account_login"), {"login": login, "password": "nope"})
+        assert "not correct" in response.text
+
+    for login in ["alice", "alice@example.com"]:
+        response = client.post(reverse("account_login"), {"login": login, "password": PASSWORD})
+        assert response.status_code == 200
+        assert "Too many failed login attempts. Try again later." in response.text
+    assert client.get(reverse("accounts:profile")).status_code == 302
