@@ -5,19 +5,49 @@ from __future__ import annotations
 from functools import partial
 
 from django.db import transaction
-from django.utils import translation
+from django.db.models import Max
+from django.utils import timezone, translation
 
 from accounts import broadcast
 from accounts.models import Notification, User
 
 
-def notify(*, user: User, message: str, link: str = "") -> Notification:
+def notify(*, user: User, message: str, link: str = "", kind: str = "") -> Notification:
     """Store a notification and push it to the member's open pages after commit.
 
     ``message`` may be a lazy translation: it is rendered in the member's preferred language.
+    Each member's notifications are numbered 1, 2, 3...; the member's row is locked while the
+    next number is taken, so call this in a transaction of its own (games do, after their
+    own commit) rather than inside one that holds other members' rows.
     """
     with translation.override(user.language or "en"):
         text = str(message)
-    note = Notification.objects.create(user=user, message=text[:300], link=link)
-    transaction.on_commit(partial(broadcast.notify_user, user.pk, note.pk))
+    with transaction.atomic():
+        list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+        last = Notification.objects.filter(user=user).aggregate(n=Max("number"))["n"] or 0
+        note = Notification.objects.create(
+            user=user, number=last + 1, kind=kind, message=text[:300], link=link
+        )
+    transaction.on_commit(partial(broadcast.notify_user, user.pk, note.pk), robust=True)
     return note
+
+
+def mark_read(*, user: User, upto: int) -> int:
+    """Mark the member's notifications up to number `upto` read (the ones their page showed;
+    one that arrived since stays unread). Returns how many were unread."""
+    count = Notification.objects.filter(user=user, number__lte=upto, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )
+    if count:
+        transaction.on_commit(partial(broadcast.notify_read, user.pk), robust=True)
+    return count
+
+
+def badge(user: User) -> dict[str, int]:
+    """What the badge on every page shows: the unread count, and the newest number the
+    member has (a live page compares it with the numbers of the messages it receives)."""
+    notes = Notification.objects.filter(user=user)
+    return {
+        "unread": notes.filter(read_at__isnull=True).count(),
+        "number": notes.aggregate(n=Max("number"))["n"] or 0,
+    }

@@ -10,5 +10,7 @@ urlpatterns = [
     path("me/", views.profile, name="profile"),
     path("me/edit/", views.profile_edit, name="profile-edit"),
     path("me/notifications/", views.notifications, name="notifications"),
+    path("me/notifications/read/", views.notifications_read, name="notifications-read"),
+    path("me/notifications/badge/", views.notifications_badge, name="notifications-badge"),
     path("language/", views.set_language, name="set-language"),
 ]

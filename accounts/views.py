@@ -6,11 +6,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
+from accounts import services
 from accounts.forms import ProfileForm
 
 
@@ -58,8 +60,37 @@ def set_language(request: HttpRequest) -> HttpResponse:
     return response
 
 
+@require_GET
 @login_required
 def notifications(request: HttpRequest) -> HttpResponse:
+    """The member's notifications, newest first. Reading the page changes nothing: the
+    "mark as read" button posts (a GET must not change data, and a link preview or a
+    prefetch would otherwise clear the badge unseen)."""
     notes = list(request.user.notifications.all()[:50])
-    request.user.notifications.filter(read_at__isnull=True).update(read_at=timezone.now())
-    return render(request, "accounts/notifications.html", {"notes": notes})
+    return render(
+        request,
+        "accounts/notifications.html",
+        {"notes": notes, "newest": notes[0].number if notes else 0},
+    )
+
+
+@require_POST
+@login_required
+def notifications_read(request: HttpRequest) -> HttpResponse:
+    """Mark read what the page showed: up to the number it posts (all when it posts none)."""
+    raw = request.POST.get("upto", "")
+    upto = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None
+    if upto is None:
+        upto = services.badge(request.user)["number"]
+    services.mark_read(user=request.user, upto=upto)
+    if request.htmx:
+        return HttpResponseClientRedirect(reverse("accounts:notifications"))
+    return HttpResponseRedirect(reverse("accounts:notifications"))
+
+
+@require_GET
+@login_required
+def notifications_badge(request: HttpRequest) -> HttpResponse:
+    """The badge over HTTP, for a page whose notification socket (re)connected or missed a
+    message (DESIGN.md principle 7)."""
+    return render(request, "accounts/_badge.html", {"badge": services.badge(request.user)})

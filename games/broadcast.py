@@ -14,8 +14,23 @@ from channels.layers import get_channel_layer
 logger = logging.getLogger(__name__)
 
 
+LOBBY_GROUP = "lobby"
+
+
 def group_name(game_id: int) -> str:
     return f"game-{game_id}"
+
+
+def notify_lobby_changed() -> None:
+    """A game was opened, a seat taken or given back, a game started or abandoned: open lobby
+    pages fetch their lists again (each its own: which games a member sees depends on them)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
+    except Exception:
+        logger.exception("Could not announce a change of the lobby")
 
 
 def notify_game_changed(game_id: int, version: int) -> None:

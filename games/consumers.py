@@ -7,19 +7,24 @@ every message carries the move number in `data-version` (principle 6).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games import broadcast, selectors
-from games.models import Game
+from games.models import Game, OpenPage
+from games.services.notices import PAGE_RENEW_SECONDS
 
 # Swapped into the waiting room's empty #room-signal; the room then reloads itself over HTTP.
 ROOM_SIGNAL = '<div id="room-signal" data-version="{version}"></div>'
+# The same for the lobby's lists.
+LOBBY_SIGNAL = '<div id="lobby-signal"></div>'
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -39,10 +44,39 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = broadcast.group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        # A member with a page of the game open is not sent "your turn" (games/services/notices).
+        await self.page_opened(user.pk)
+        self.renewing = asyncio.create_task(self.renew_page())
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "renewing", None) is not None:
+            self.renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.renewing
+            await self.page_closed()
+
+    async def renew_page(self) -> None:
+        while True:
+            await asyncio.sleep(PAGE_RENEW_SECONDS)
+            with contextlib.suppress(Exception):  # a database hiccup: try again next time
+                await self.page_seen()
+
+    @database_sync_to_async
+    def page_opened(self, user_id: int) -> None:
+        OpenPage.objects.update_or_create(
+            channel=self.channel_name,
+            defaults={"game_id": self.game_id, "user_id": user_id, "seen_at": timezone.now()},
+        )
+
+    @database_sync_to_async
+    def page_seen(self) -> None:
+        OpenPage.objects.filter(channel=self.channel_name).update(seen_at=timezone.now())
+
+    @database_sync_to_async
+    def page_closed(self) -> None:
+        OpenPage.objects.filter(channel=self.channel_name).delete()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Browsers have nothing to say here (one write path: HTTP posts); ignore it."""
@@ -81,3 +115,27 @@ class GameConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language(user)):
             html = rendering.live_fragments(game=game, seat=seat, user=user)
         return html, game.version
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """The lobby's socket: a hint that the open games changed; the page fetches its lists over
+    HTTP (each member sees their own), so nothing a member may not see travels here."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close()
+            return
+        self.group = broadcast.LOBBY_GROUP
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Browsers have nothing to say here; ignore it."""
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=LOBBY_SIGNAL)

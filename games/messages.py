@@ -26,6 +26,9 @@ PLAIN: dict[str, object] = {
     "already_seated": gettext_lazy("You already have a seat in this game."),
     "no_open_seat": gettext_lazy("There is no open seat left in this game."),
     "bad_invite": gettext_lazy("This invitation link is not valid for this game."),
+    "invited_only": gettext_lazy(
+        "The open seats of this game are for invited players: take one with its invitation link."
+    ),
     "not_seated": gettext_lazy("You do not have a seat in this game."),
     "not_full": gettext_lazy("The game can start only when every seat is taken."),
     "not_running": gettext_lazy("This game is not running."),
@@ -48,6 +51,32 @@ PLAIN: dict[str, object] = {
     "game_over": gettext_lazy("The game is over."),
     "wrong_phase": gettext_lazy("That is not what this turn asks for now."),
 }
+
+
+# How a field of an imported file can be wrong (GameError "bad_field"); numbers in `describe`.
+FIELD_PROBLEMS: dict[str, object] = {
+    "not_text": gettext_lazy("must be text"),
+    "bad_character": gettext_lazy(
+        "holds a character that cannot be stored (a NUL character or a lone surrogate)"
+    ),
+    "not_integer": gettext_lazy("must be a whole number"),
+    "out_of_range": gettext_lazy("is out of range"),
+    "not_boolean": gettext_lazy("must be true or false"),
+    "not_object": gettext_lazy("must be an object"),
+    "not_list": gettext_lazy("must be a list"),
+    "unknown_value": gettext_lazy("has a value this site does not know"),
+    "duplicate": gettext_lazy("names a seat a second time"),
+    "out_of_order": gettext_lazy("is missing or out of order"),
+}
+
+
+def field_problem(params: dict) -> str:
+    problem = params.get("problem")
+    if problem == "too_long":
+        return _("is too long (at most %(max)s characters)") % {"max": params.get("max")}
+    if problem == "too_many":
+        return _("has too many entries (at most %(max)s)") % {"max": params.get("max")}
+    return str(FIELD_PROBLEMS.get(str(problem), _("is not valid")))
 
 
 def describe(exc: Exception, slug: str = "") -> str:
@@ -74,6 +103,11 @@ def describe(exc: Exception, slug: str = "") -> str:
             "reason": describe(params["cause"], params.get("game", ""))
             if "cause" in params
             else "",
+        }
+    if code == "bad_field" and "field" in params:
+        return _("This file cannot be imported: %(field)s %(problem)s.") % {
+            "field": params["field"],
+            "problem": field_problem(params),
         }
     if code in PLAIN:
         return str(PLAIN[code])

@@ -81,6 +81,10 @@ class Seat(models.Model):
     )
     bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel, blank=True)
     invite_token = models.CharField(max_length=40, default=new_token, unique=True)
+    # An open seat is either the club's (anyone may take it; the game is listed) or invited:
+    # only the holder of its link may take it, and a game waiting only for invited seats is
+    # not listed for others.
+    invited = models.BooleanField(_("by invitation only"), default=False)
     # An open seat may be filled by a bot of this level if nobody joins by the deadline.
     fill_bot_level = models.CharField(max_length=8, choices=BotLevel, blank=True)
     fill_deadline = models.DateTimeField(null=True, blank=True)
@@ -89,6 +93,9 @@ class Seat(models.Model):
     resigned = models.BooleanField(default=False)
     # The player's name as recorded in an imported file (such seats have no member).
     label = models.CharField(_("name"), max_length=150, blank=True)
+    # The member was sent "your turn" and has not moved since: one notice per wait, not one
+    # per move of the others.
+    told_turn = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["game", "position"]
@@ -104,9 +111,35 @@ class Seat(models.Model):
         return self.user_id is None and not self.bot_level
 
     @property
+    def is_open_to_club(self) -> bool:
+        """Open, and any member may take it without an invitation."""
+        return self.is_open and not self.invited
+
+    @property
     def is_bot(self) -> bool:
         """True when a bot plays this seat now (a bot seat, or a member's seat taken over)."""
         return bool(self.bot_level) and (self.user_id is None or self.bot_took_over)
+
+
+class OpenPage(models.Model):
+    """A page of a game that a member has open now (one per game socket).
+
+    "Your turn" is sent only to a member who has no page of the game open. A server that
+    dies cannot remove its rows, so each socket renews `seen_at` and older rows do not count.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="open_pages")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="open_pages"
+    )
+    channel = models.CharField(max_length=200, unique=True)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "user", "seen_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.game}"
 
 
 class Move(models.Model):

@@ -2,6 +2,9 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.consumers import GameConsumer
+from games.consumers import GameConsumer, LobbyConsumer
 
-websocket_urlpatterns = [path("ws/games/<int:game_id>/", GameConsumer.as_asgi())]
+websocket_urlpatterns = [
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+]

@@ -60,11 +60,13 @@ def games_for_user(user: Any) -> list[Game]:
 
 
 def open_games(user: Any = None) -> list[Game]:
-    """Games waiting for players with a seat still open; without those `user` already sits in."""
+    """Games waiting for players with a seat open to the club; without those `user` already
+    sits in. A game whose open seats are all invited ones is not listed: only the holders of
+    their links may take them."""
     games = _with_seats(Game.objects.filter(status=Game.Status.OPEN)).order_by("-created_at", "-pk")
     if user is not None and user.is_authenticated:
         games = games.exclude(seats__user=user)
-    return [game for game in games if any(seat.is_open for seat in game.seats.all())]
+    return [game for game in games if any(seat.is_open_to_club for seat in game.seats.all())]
 
 
 def replay_seats(game: Game, user: Any) -> list[int | None]:

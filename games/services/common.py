@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
+from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
@@ -23,6 +25,7 @@ BOT_LEVELS = tuple(Seat.BotLevel.values)
 # The level that plays a member's seat after a timeout or a resignation.
 TAKE_OVER_LEVEL = Seat.BotLevel.NORMAL
 MAX_MOVE_BYTES = 4_000
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 class GameError(Exception):
@@ -78,6 +81,11 @@ def broadcast_on_commit(game: Game) -> None:
     )
 
 
+def announce_lobby_on_commit() -> None:
+    """The list of open games changed: open lobby pages fetch theirs again."""
+    transaction.on_commit(broadcast.notify_lobby_changed, robust=True)
+
+
 def send_task(task: Any, args: tuple[Any, ...], countdown: float = 0) -> None:
     """Hand a Celery task to the outbox thread and return at once: with the broker down,
     Celery tries for about 20 seconds, and no member's request waits on that."""
@@ -130,9 +138,29 @@ def schedule_bot_turns(game: Game, to_move: list[int]) -> None:
             )
 
 
+def text_problem(text: str) -> bool:
+    """True when `text` cannot be stored: PostgreSQL refuses NUL characters, and lone
+    surrogates (which JSON's \\ud800 escapes can produce) are not Unicode text."""
+    return UNSTORABLE.search(text) is not None
+
+
+def _json_texts(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _json_texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _json_texts(item)
+
+
 def check_move_payload(move: Any) -> None:
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         raise GameError("bad_move", "A move must be a JSON object with a string 'type'.")
+    if any(text_problem(text) for text in _json_texts(move)):
+        raise GameError("bad_move", "A move cannot hold NUL characters or lone surrogates.")
     try:
         size = len(json.dumps(move))
     except (TypeError, ValueError):

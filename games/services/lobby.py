@@ -12,9 +12,11 @@ from django.utils import timezone
 from accounts.models import User
 from games.engines.base import Engine
 from games.models import Game, Seat
+from games.services import notices
 from games.services.common import (
     BOT_LEVELS,
     GameError,
+    announce_lobby_on_commit,
     broadcast_on_commit,
     engine_for,
     locked,
@@ -41,9 +43,11 @@ def create_game(
     one unless the host keeps the listed order. Until the start the seats keep the order
     the host gave.
 
-    Each seat is `{"kind": "me" | "open" | "bot", "bot_level": ..., "fill_bot_level": ...,
-    "fill_after_minutes": int | None}`: "me" is `created_by`, a bot needs `bot_level`, an
-    open seat may name a bot to fill it if nobody joins within `fill_after_minutes`.
+    Each seat is `{"kind": "me" | "open" | "invite" | "bot", "bot_level": ...,
+    "fill_bot_level": ..., "fill_after_minutes": int | None}`: "me" is `created_by`, a bot
+    needs `bot_level`; an "open" seat is the club's (any member may take it), an "invite" seat
+    only the holder of its invitation link. An open seat of either kind may name a bot to
+    fill it if nobody joins within `fill_after_minutes`.
     """
     engine = engine_for(engine_slug)
     if type(players) is not int or not engine.min_players <= players <= engine.max_players:
@@ -63,8 +67,8 @@ def create_game(
     except ValueError as exc:
         raise GameError("bad_options", str(exc)) from None
     kinds = [seat.get("kind") for seat in seats]
-    if any(kind not in ("me", "open", "bot") for kind in kinds):
-        raise GameError("bad_seats", "A seat is 'me', 'open' or 'bot'.")
+    if any(kind not in ("me", "open", "invite", "bot") for kind in kinds):
+        raise GameError("bad_seats", "A seat is 'me', 'open', 'invite' or 'bot'.")
     if kinds.count("me") > 1:
         raise GameError("two_seats_for_me", "A member takes at most one seat.")
     if "me" in kinds and created_by is None:
@@ -84,15 +88,19 @@ def create_game(
             seat.user = created_by
         elif spec["kind"] == "bot":
             seat.bot_level = _level(spec.get("bot_level"))
-        elif spec.get("fill_bot_level"):
+        else:
+            seat.invited = spec["kind"] == "invite"
+        if spec["kind"] in ("open", "invite") and spec.get("fill_bot_level"):
             seat.fill_bot_level = _level(spec["fill_bot_level"])
             minutes = _minutes(spec.get("fill_after_minutes"))
             if minutes < 0:
                 raise GameError("bad_seats", "A deadline cannot be in the past.")
             seat.fill_deadline = now + timedelta(minutes=minutes)
         seat.save()
-    if "open" not in kinds:
+    if "open" not in kinds and "invite" not in kinds:
         _start(game, engine)
+    else:
+        announce_lobby_on_commit()
     return game
 
 
@@ -136,8 +144,11 @@ def _start(game: Game, engine: Engine) -> None:
     game.status = Game.Status.RUNNING
     game.started_at = game.turn_started_at = now
     game.save()
-    schedule_bot_turns(game, engine.to_move(state))
+    to_move = engine.to_move(state)
+    schedule_bot_turns(game, to_move)
+    notices.tell_turn_if_away(game, list(game.seats.all()), to_move)
     broadcast_on_commit(game)
+    announce_lobby_on_commit()
 
 
 @transaction.atomic
@@ -155,7 +166,8 @@ def start_game(*, game_id: int) -> Game:
 def join_seat(
     *, game_id: int, user: User, token: str | None = None, position: int | None = None
 ) -> Seat:
-    """Seat `user` in an open game: the invited seat, the chosen one or the first open one."""
+    """Seat `user` in an open game: the seat of the invitation `token`, or else the chosen
+    seat or the first one open to the club. An invited seat is taken only with its token."""
     game = locked(game_id)
     if game.status != Game.Status.OPEN:
         raise GameError("not_open", "The game is not waiting for players.")
@@ -172,8 +184,12 @@ def join_seat(
         seat = next((s for s in seats if s.position == position), None)
         if seat is None:
             raise GameError("no_open_seat", f"There is no seat {position}.")
+        if seat.is_open and seat.invited:
+            raise GameError("invited_only", "That seat is taken only with its invitation.")
     else:
-        seat = next((s for s in seats if s.is_open), None)
+        seat = next((s for s in seats if s.is_open_to_club), None)
+        if seat is None and any(s.is_open for s in seats):
+            raise GameError("invited_only", "The open seats are taken only with invitations.")
         if seat is None:
             raise GameError("no_open_seat", "Every seat is taken.")
     if not seat.is_open:
@@ -181,11 +197,13 @@ def join_seat(
     seat.user = user
     seat.fill_deadline = None
     seat.save(update_fields=["user", "fill_deadline"])
+    notices.tell_joined(game, seat)
     if not any(s.is_open for s in game.seats.all()):
         _start(game, engine_for(game.engine_slug))
     else:
         game.save(update_fields=["updated_at"])
         broadcast_on_commit(game)
+        announce_lobby_on_commit()
     return seat
 
 
@@ -207,6 +225,7 @@ def leave_seat(*, game_id: int, user: User) -> None:
         game.status = Game.Status.ABANDONED
     game.save(update_fields=["status", "updated_at"])
     broadcast_on_commit(game)
+    announce_lobby_on_commit()
 
 
 def fill_open_seats_with_bots(*, now: datetime | None = None) -> int:
@@ -243,4 +262,5 @@ def _fill_game(game_id: int, now: datetime) -> int:
     elif filled:
         game.save(update_fields=["updated_at"])
         broadcast_on_commit(game)
+        announce_lobby_on_commit()
     return filled

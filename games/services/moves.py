@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import boards
 from games.engines.base import Engine
 from games.models import Game, Move, Seat
+from games.services import notices
 from games.services.common import (
     GameError,
     after_commit,
@@ -88,17 +89,23 @@ def play_move(
             f"Expected move {expected_version}, the game is at {game.version}.",
             version=game.version,
         )
-    seat_row = game.seats.get(position=seat)
+    seats = list(game.seats.all())
+    seat_row = next(s for s in seats if s.position == seat)
     if seat_row.is_bot and not by_bot:
         raise GameError("bot_seat", "A bot plays this seat now.")
     if by_bot and not seat_row.is_bot:
         raise GameError("not_bot_seat", "A member plays this seat.")
     engine = engine_for(game.engine_slug)
     state = record_move(game, engine, engine.load(game.state), seat, move, by_bot=by_bot)
+    if seat_row.told_turn:  # the member has moved: the next wait may be told again
+        seat_row.told_turn = False
+        seat_row.save(update_fields=["told_turn"])
     if engine.is_over(state):
         after_commit(finish_game_task, game.pk)
     else:
-        schedule_bot_turns(game, engine.to_move(state))
+        to_move = engine.to_move(state)
+        schedule_bot_turns(game, to_move)
+        notices.tell_turn_if_away(game, seats, to_move, mover=seat)
     broadcast_on_commit(game)
     return game
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import engines, ratings
 from games.engines.base import IllegalMove
 from games.models import Game, Result
+from games.services import notices
 from games.services.common import (
     GameError,
     broadcast_on_commit,
@@ -65,6 +66,7 @@ def finish_game(*, game_id: int) -> list[Result]:
     Result.objects.bulk_create(results)
     if not game.imported:
         ratings.update_ratings(engine_slug=game.engine_slug, results=results)
+    notices.tell_finished(game)
     # Pages re-render with the final table once results exist.
     broadcast_on_commit(game)
     return sorted(results, key=lambda r: (r.rank, r.seat))

@@ -6,14 +6,12 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone, translation
-from django.utils.translation import gettext as _
+from django.utils import timezone
 
 from accounts.models import User
-from accounts.services import notify
-from games import catalog
 from games.engines.base import Engine
 from games.models import Game, Seat
+from games.services import notices
 from games.services.common import (
     TAKE_OVER_LEVEL,
     GameError,
@@ -107,13 +105,7 @@ def _take_over(game_id: int, limit: datetime) -> int:
         if seat.is_bot or seat.user is None:
             continue
         _hand_to_bot(game, seat, engine)
-        info = catalog.get(game.engine_slug)
-        with translation.override(seat.user.language or settings.LANGUAGE_CODE):
-            message = _(
-                "You did not move in time in %(game)s, so a bot now plays your seat. "
-                "You can take it back on the game page."
-            ) % {"game": info.name if info else game.engine_slug}
-        notify(user=seat.user, message=message, link=game.get_absolute_url())
+        notices.tell_taken_over(game, seat)
         taken += 1
     if taken:
         game.save(update_fields=["updated_at"])

@@ -9,9 +9,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import engines
 from games.engines.base import IllegalMove
 from games.models import Game, Seat
-from games.services.common import BOT_LEVELS, GameError, check_move_payload, engine_for
+from games.services.common import (
+    BOT_LEVELS,
+    GameError,
+    check_move_payload,
+    engine_for,
+    text_problem,
+)
 from games.services.moves import record_move
 from games.services.results import finish_game
 
@@ -70,10 +77,121 @@ def _bad_file(reason: str) -> GameError:
     return GameError("bad_file", reason)
 
 
+def _bad(field: str, problem: str, **params: Any) -> GameError:
+    """One field of the file is wrong: `field` names it as the file spells it
+    (`seats[1].name`), `problem` says how (games.messages turns both into a sentence)."""
+    return GameError("bad_field", f"{field}: {problem}", field=field, problem=problem, **params)
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int  # bool is an int to Python, never to a file's reader
+
+
+def _check_text(value: Any, field: str, *, limit: int | None = None) -> str:
+    if not isinstance(value, str):
+        raise _bad(field, "not_text")
+    if text_problem(value):
+        raise _bad(field, "bad_character")
+    if limit is not None and len(value) > limit:
+        raise _bad(field, "too_long", max=limit)
+    return value
+
+
+def _check_json(value: Any, field: str) -> None:
+    """Every key and string inside `value` can be stored (PostgreSQL refuses NUL characters
+    and lone surrogates in JSON as in text)."""
+    if isinstance(value, str):
+        _check_text(value, field)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key, field)
+            _check_json(item, field)
+    elif isinstance(value, list):
+        for item in value:
+            _check_json(item, field)
+
+
+def _check_flag(entry: dict, key: str, field: str) -> bool:
+    value = entry.get(key, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise _bad(field, "not_boolean")
+    return value
+
+
+def _checked_seats(seats: Any, players: int) -> dict[int, dict[str, Any]]:
+    """Seat number -> {"name", "bot_level", "resigned"}, every field checked."""
+    if not isinstance(seats, list):
+        raise _bad("seats", "not_list")
+    if len(seats) > players:
+        raise _bad("seats", "too_many", max=players)
+    checked: dict[int, dict[str, Any]] = {}
+    for index, entry in enumerate(seats):
+        field = f"seats[{index}]"
+        if not isinstance(entry, dict):
+            raise _bad(field, "not_object")
+        position = entry.get("seat")
+        if not _is_int(position):
+            raise _bad(f"{field}.seat", "not_integer")
+        if not 0 <= position < players:
+            raise _bad(f"{field}.seat", "out_of_range")
+        if position in checked:
+            raise _bad(f"{field}.seat", "duplicate")
+        name = entry.get("name")
+        name = "" if name is None else _check_text(name, f"{field}.name", limit=150)
+        level = entry.get("bot_level") or ""
+        if level not in ("", *BOT_LEVELS):
+            raise _bad(f"{field}.bot_level", "unknown_value")
+        checked[position] = {
+            "name": name,
+            "bot_level": level,
+            "resigned": _check_flag(entry, "resigned", f"{field}.resigned"),
+        }
+    return checked
+
+
+def _checked_moves(moves: Any) -> list[tuple[int, dict, bool]]:
+    """(seat, move, by_bot) per entry, in order; the engine judges the moves themselves."""
+    if not isinstance(moves, list):
+        raise _bad("moves", "not_list")
+    if len(moves) > MAX_IMPORT_MOVES:
+        raise _bad("moves", "too_many", max=MAX_IMPORT_MOVES)
+    checked = []
+    for index, entry in enumerate(moves):
+        field = f"moves[{index}]"
+        if not isinstance(entry, dict):
+            raise _bad(field, "not_object")
+        if entry.get("number", index) != index or not _is_int(entry.get("number", index)):
+            raise _bad(f"{field}.number", "out_of_order")
+        seat = entry.get("seat")
+        if not _is_int(seat):
+            raise _bad(f"{field}.seat", "not_integer")
+        move = entry.get("move")
+        if not isinstance(move, dict):
+            raise _bad(f"{field}.move", "not_object")
+        _check_json(move, f"{field}.move")
+        checked.append((seat, move, _check_flag(entry, "by_bot", f"{field}.by_bot")))
+    return checked
+
+
+def _checked_scores(claimed: Any) -> dict | None:
+    if claimed is None:
+        return None
+    if not isinstance(claimed, dict):
+        raise _bad("scores", "not_object")
+    if not isinstance(claimed.get("totals"), list):
+        raise _bad("scores.totals", "not_list")
+    if "breakdown" in claimed and not isinstance(claimed["breakdown"], list):
+        raise _bad("scores.breakdown", "not_list")
+    return claimed
+
+
 def import_game(*, data: Any, user: User | None) -> Game:
     """Replay an exported game through its engine and store it as a finished, imported game.
 
-    Every move of the file is checked by the engine; a changed file gives a clear error.
+    Every field of the file is checked before anything is stored, and every move by the
+    engine; a wrong or changed file gives a message that names the field.
     """
     if isinstance(data, bytes | str):
         try:
@@ -85,26 +203,40 @@ def import_game(*, data: Any, user: User | None) -> Game:
     if data.get("format_version") != EXPORT_VERSION:
         raise _bad_file("Unknown export format version.")
     slug, players, seed = data.get("game"), data.get("players"), data.get("seed")
-    options, moves, seats = data.get("options", {}), data.get("moves"), data.get("seats", [])
-    if not isinstance(slug, str) or type(players) is not int or type(seed) is not int:
-        raise _bad_file("The file lacks the game, players or seed.")
-    if not 0 <= seed < 2**63:  # the seed column is a signed 64-bit integer
-        raise _bad_file("The seed is out of range.")
-    if not isinstance(options, dict) or not isinstance(moves, list) or not isinstance(seats, list):
-        raise _bad_file("Options, moves or seats have the wrong shape.")
-    if len(moves) > MAX_IMPORT_MOVES:
-        raise _bad_file("Too many moves.")
-    engine = engine_for(slug)
+    options = data.get("options", {})
+    _check_text(slug, "game", limit=40)
+    try:
+        engine = engines.get(slug)
+    except KeyError:
+        raise _bad("game", "unknown_value") from None
+    if not _is_int(players):
+        raise _bad("players", "not_integer")
     if not engine.min_players <= players <= engine.max_players:
-        raise GameError("bad_players", "Wrong number of players.")
+        raise GameError(
+            "bad_players",
+            "Wrong number of players.",
+            min=engine.min_players,
+            max=engine.max_players,
+        )
+    if not _is_int(seed):
+        raise _bad("seed", "not_integer")
+    if not 0 <= seed < 2**63:  # the seed column is a signed 64-bit integer
+        raise _bad("seed", "out_of_range")
+    if not isinstance(options, dict):
+        raise _bad("options", "not_object")
+    _check_json(options, "options")
+    finished_at = data.get("finished_at")
+    if finished_at is not None:
+        _check_text(finished_at, "finished_at", limit=40)
+    names = _checked_seats(data.get("seats", []), players)
+    moves = _checked_moves(data.get("moves"))
+    claimed = _checked_scores(data.get("scores"))
+    if data.get("results") is not None and not isinstance(data["results"], list):
+        raise _bad("results", "not_list")
     try:
         state = engine.new_game(players, seed, options)
-    except ValueError as exc:
-        raise GameError("bad_options", str(exc)) from None
-    for index, entry in enumerate(moves):
-        if not isinstance(entry, dict) or entry.get("number", index) != index:
-            raise _bad_file(f"Move {index} is missing or out of order.")
-    names = {s["seat"]: s for s in seats if isinstance(s, dict) and type(s.get("seat")) is int}
+    except (ValueError, TypeError, KeyError):
+        raise GameError("bad_options", "The options do not fit the game.") from None
     with transaction.atomic():
         # Everything below is one transaction: a move that does not replay stores nothing.
         now = timezone.now()
@@ -122,23 +254,17 @@ def import_game(*, data: Any, user: User | None) -> Game:
         )
         for position in range(players):
             info = names.get(position, {})
-            level = info.get("bot_level")
             Seat.objects.create(
                 game=game,
                 position=position,
-                label=str(info.get("name") or "")[:150],
-                bot_level=level if level in BOT_LEVELS else "",
-                resigned=bool(info.get("resigned")),
+                label=info.get("name", ""),
+                bot_level=info.get("bot_level", ""),
+                resigned=info.get("resigned", False),
             )
-        for index, entry in enumerate(moves):
-            seat, move = entry.get("seat"), entry.get("move")
+        for index, (seat, move, by_bot) in enumerate(moves):
             try:
                 check_move_payload(move)
-                if type(seat) is not int:
-                    raise GameError("not_your_turn", f"Seat {seat!r} is not to move.")
-                state = record_move(
-                    game, engine, state, seat, move, by_bot=bool(entry.get("by_bot"))
-                )
+                state = record_move(game, engine, state, seat, move, by_bot=by_bot)
             except (GameError, IllegalMove) as exc:
                 raise GameError(
                     "bad_move_number",
@@ -150,10 +276,8 @@ def import_game(*, data: Any, user: User | None) -> Game:
         if not engine.is_over(state):
             raise _bad_file("The game in the file is not finished.")
         scores = engine.scores(state)
-        claimed = data.get("scores")
         if claimed is not None and (
-            not isinstance(claimed, dict)
-            or claimed.get("totals") != scores["totals"]
+            claimed["totals"] != scores["totals"]
             or claimed.get("breakdown", scores["breakdown"]) != scores["breakdown"]
         ):
             raise GameError("scores_differ", "The file's scores do not match its moves.")

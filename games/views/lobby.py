@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,11 +16,11 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import messages as game_messages
 from games import rendering, selectors, services
 from games.forms import CreateGameForm
-from games.models import Game
+from games.models import Game, Seat
 from games.views.common import get_game, my_seat
 
 
-def lobby_context(request: HttpRequest, form: CreateGameForm) -> dict:
+def lobby_context(request: HttpRequest, form: CreateGameForm | None) -> dict:
     mine = selectors.games_for_user(request.user)
     return {
         "form": form,
@@ -30,6 +32,8 @@ def lobby_context(request: HttpRequest, form: CreateGameForm) -> dict:
 @require_GET
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
+    if request.htmx:  # the live lists, fetched again on a hint from the lobby socket
+        return render(request, "games/lobby.html#lobby-lists", lobby_context(request, None))
     return render(request, "games/lobby.html", lobby_context(request, CreateGameForm()))
 
 
@@ -84,6 +88,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
         {
             "seat": s,
             "name": names[s.position],
+            "invited": s.is_open and s.invited,
             "invite": request.build_absolute_uri(f"{request.path}?token={s.invite_token}")
             if s.is_open and game.created_by_id == request.user.pk
             else "",
@@ -99,9 +104,18 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
             "rows": rows,
             "token": token,
             "engine_name": rendering.game_name(game.engine_slug),
-            "can_join": seat is None and any(s.is_open for s in seats),
+            "can_join": seat is None and any(can_take(s, token) for s in seats),
         },
     )
+
+
+def can_take(seat: Seat, token: str | None) -> bool:
+    """Whether a visitor with `token` (from an invitation link, or none) may take the seat."""
+    if not seat.is_open:
+        return False
+    if token and secrets.compare_digest(seat.invite_token.encode(), token.encode()):
+        return True
+    return not seat.invited
 
 
 @require_POST

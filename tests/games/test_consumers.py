@@ -17,7 +17,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 
 from games import broadcast, engines, rendering, services
-from games.models import Game
+from games.models import Game, OpenPage
 from games.routing import websocket_urlpatterns
 from tests.conftest import make_user
 from tests.games.conftest import build_game, first_legal_move, play_random_moves, waiting_game
@@ -236,3 +236,43 @@ async def test_a_waiting_room_socket_hears_each_change_of_the_open_game() -> Non
         assert 'id="room-signal"' in await socket.receive_from(timeout=10)
     finally:
         await socket.disconnect()
+
+
+async def test_a_members_game_page_counts_as_open_while_its_socket_is_open() -> None:
+    """Issue 10, defect 2: "your turn" goes only to a member with no page of the game open."""
+    game, alice, bob, carol = await two_member_game()
+    pages = sync_to_async(lambda: list(OpenPage.objects.values_list("game_id", "user_id")))
+    alice_socket = await connect(game.pk, alice)
+    try:
+        assert await pages() == [(game.pk, alice.pk)]
+    finally:
+        await alice_socket.disconnect()
+    assert await pages() == []
+
+
+async def test_the_lobby_socket_hears_a_new_open_game_and_a_seat_taken() -> None:
+    """Issue 10, defect 3: the hint makes the lobby fetch its lists again over HTTP."""
+
+    @sync_to_async
+    def members() -> tuple[Any, Any, Any]:
+        return make_user("alice"), make_user("bob"), make_user("carol")
+
+    alice, bob, carol = await members()
+    socket = WebsocketCommunicator(APP, "/ws/lobby/")
+    socket.scope["user"] = carol
+    assert (await socket.connect())[0]
+    try:
+        game = await sync_to_async(waiting_game)(alice, players=3)
+        hint = await socket.receive_from(timeout=10)
+        assert 'id="lobby-signal"' in hint and str(game.pk) not in hint
+        await sync_to_async(services.join_seat)(game_id=game.pk, user=bob)
+        assert 'id="lobby-signal"' in await socket.receive_from(timeout=10)
+    finally:
+        await socket.disconnect()
+
+
+async def test_the_lobby_socket_is_for_members_only() -> None:
+    socket = WebsocketCommunicator(APP, "/ws/lobby/")
+    socket.scope["user"] = AnonymousUser()
+    connected, _ = await socket.connect()
+    assert not connected

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 
 from games import engines, services
 from games.messages import describe
@@ -98,13 +100,89 @@ def test_a_seed_out_of_the_databases_range_is_refused(finished, bob) -> None:
     data["seed"] = 2**63
     with pytest.raises(services.GameError) as exc:
         services.import_game(data=data, user=bob)
-    assert exc.value.code == "bad_file"
+    assert (exc.value.code, exc.value.params["field"]) == ("bad_field", "seed")
+    assert describe(exc.value) == "This file cannot be imported: seed is out of range."
     assert Game.objects.filter(imported=True).count() == 0
 
 
-def test_odd_seat_entries_only_lose_their_names(finished, bob) -> None:
-    data = services.export_game(game=finished)
-    data["seats"] = [{"seat": [0], "name": "list"}, "not an entry", {"seat": 1, "name": "Bea"}]
-    copy = services.import_game(data=data, user=bob)
-    assert [s.label for s in copy.seats.all()] == ["", "Bea"]
-    assert copy.state == finished.state
+_EXPORTED: list[str] = []
+
+
+@pytest.fixture
+def exported(make_game, alice, quick_bots) -> dict:
+    """The export of the `finished` game, as a file holds it: played once for all the tests
+    below, which only change the file (the game itself is the same every time: fixed seeds)."""
+    if not _EXPORTED:
+        game = play_random_moves(make_game(alice, "easy", seed=21))
+        services.finish_game(game_id=game.pk)
+        _EXPORTED.append(json.dumps(services.export_game(game=game)))
+    return json.loads(_EXPORTED[0])
+
+
+# Issue 10, defect 8: PostgreSQL refuses NUL characters and lone surrogates (which JSON's
+# \ud800 escapes produce), and a name that is not text used to be stored as Python's repr.
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("Al\x00ice", "holds a character that cannot be stored"),
+        ("Al\ud800ice", "holds a character that cannot be stored"),
+        (123, "must be text"),
+        (["Alice"], "must be text"),
+        ({"first": "Alice"}, "must be text"),
+        ("A" * 151, "is too long (at most 150 characters)"),
+    ],
+)
+def test_a_seat_name_that_cannot_be_stored_is_refused_by_name(exported, bob, name, problem) -> None:
+    data = exported
+    data["seats"][0]["name"] = name
+    with pytest.raises(services.GameError) as exc:
+        services.import_game(data=data, user=bob)
+    assert exc.value.params["field"] == "seats[0].name"
+    assert describe(exc.value).startswith(f"This file cannot be imported: seats[0].name {problem}")
+    assert Game.objects.filter(imported=True).count() == 0
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: d["seats"].append({"seat": 0, "name": "again"}), "seats"),
+        (lambda d: d["seats"][1].update(seat=1.0), "seats[1].seat"),
+        (lambda d: d["seats"][1].update(seat=0), "seats[1].seat"),
+        (lambda d: d["seats"][1].update(bot_level="godlike"), "seats[1].bot_level"),
+        (lambda d: d["seats"][0].update(resigned="no"), "seats[0].resigned"),
+        (lambda d: d["seats"].__setitem__(1, "easy"), "seats[1]"),
+        (lambda d: d["moves"][3].update(by_bot=1), "moves[3].by_bot"),
+        (lambda d: d["moves"][3].update(seat=True), "moves[3].seat"),
+        (lambda d: d["moves"][3].update(number=None), "moves[3].number"),
+        (lambda d: d["moves"][3].update(move=["take_tile", 0]), "moves[3].move"),
+        (lambda d: d["moves"][3]["move"].update(note="\x00"), "moves[3].move"),
+        (lambda d: d["moves"].__setitem__(3, None), "moves[3]"),
+        (lambda d: d.update(options={"\ud83d": True}), "options"),
+        (lambda d: d.update(players=2.0), "players"),
+        (lambda d: d.update(game=["akropolis"]), "game"),
+        (lambda d: d.update(game="chess"), "game"),
+        (lambda d: d.update(finished_at=20240101), "finished_at"),
+        (lambda d: d.update(scores=[1, 2]), "scores"),
+        (lambda d: d["scores"].update(totals="10, 20"), "scores.totals"),
+    ],
+)
+def test_every_field_of_an_import_is_checked(exported, bob, change, field) -> None:
+    data = exported
+    change(data)
+    with pytest.raises(services.GameError) as exc:
+        services.import_game(data=data, user=bob)
+    assert exc.value.code == "bad_field"
+    assert exc.value.params["field"] == field
+    assert describe(exc.value).startswith(f"This file cannot be imported: {field} ")
+    assert Game.objects.filter(imported=True).count() == 0
+
+
+def test_the_import_page_names_the_field_instead_of_failing(exported, bob, client) -> None:
+    text = json.dumps(exported).replace('"Alice"', '"Al\\u0000ice"')
+    assert "\\u0000" in text
+    client.force_login(bob)
+    upload = SimpleUploadedFile("game.json", text.encode(), content_type="application/json")
+    response = client.post(reverse("games:import"), {"file": upload})
+    assert response.status_code == 400
+    assert "seats[0].name holds a character that cannot be stored" in response.content.decode()
+    assert Game.objects.filter(imported=True).count() == 0

@@ -11,7 +11,7 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.models import Notification
-from games import engines, services
+from games import engines, selectors, services
 from games.engines.base import IllegalMove
 from games.messages import describe
 from games.models import Game, Move, Seat
@@ -71,6 +71,59 @@ def test_joining_with_an_invitation_takes_that_seat(alice, bob, carol) -> None:
     with pytest.raises(services.GameError) as exc:
         services.join_seat(game_id=game.pk, user=bob, token="not-a-token")
     assert exc.value.code == "bad_invite"
+
+
+def test_an_invited_seat_is_taken_only_with_its_link(alice, bob, carol) -> None:
+    game = services.create_game(
+        engine_slug="akropolis",
+        players=2,
+        options={},
+        created_by=alice,
+        seats=[{"kind": "me"}, {"kind": "invite"}],
+    )
+    invited = game.seats.get(position=1)
+    assert invited.is_open and invited.invited
+    with pytest.raises(services.GameError) as first_open:
+        services.join_seat(game_id=game.pk, user=carol)
+    with pytest.raises(services.GameError) as by_position:
+        services.join_seat(game_id=game.pk, user=carol, position=1)
+    assert first_open.value.code == by_position.value.code == "invited_only"
+    invited.refresh_from_db()
+    assert invited.user is None
+    seat = services.join_seat(game_id=game.pk, user=bob, token=invited.invite_token)
+    assert seat.position == 1 and seat.user == bob
+
+
+def test_a_seat_open_to_the_club_is_taken_without_a_link(alice, bob) -> None:
+    game = services.create_game(
+        engine_slug="akropolis",
+        players=3,
+        options={},
+        created_by=alice,
+        seats=[{"kind": "me"}, {"kind": "invite"}, {"kind": "open"}],
+    )
+    seat = services.join_seat(game_id=game.pk, user=bob)
+    assert seat.position == 2  # the club's seat, not the invited one before it
+
+
+def test_a_game_waiting_only_for_invited_players_is_not_listed(alice, bob, carol) -> None:
+    invited_only = services.create_game(
+        engine_slug="akropolis",
+        players=2,
+        options={},
+        created_by=alice,
+        seats=[{"kind": "me"}, {"kind": "invite"}],
+    )
+    for_the_club = services.create_game(
+        engine_slug="akropolis",
+        players=3,
+        options={},
+        created_by=alice,
+        seats=[{"kind": "me"}, {"kind": "invite"}, {"kind": "open"}],
+    )
+    listed = [g.pk for g in selectors.open_games(user=carol)]
+    assert listed == [for_the_club.pk]
+    assert invited_only.pk not in listed
 
 
 def test_a_member_cannot_sit_twice_or_join_a_started_game(alice, bob, carol) -> None:

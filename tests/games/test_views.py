@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import engines, services
+from games.forms import CreateGameForm
 from games.models import Game, Seat
 from tests.games.conftest import play_random_moves, state_of, waiting_game
 
@@ -52,7 +53,8 @@ def post_create(user: User, *seats: str, first_player: str = "listed", **extra: 
     """The lobby's create form as a browser posts it: every seat field is sent, and the
     ones past the player count say "open" (the form ignores them)."""
     data = {"engine_slug": "akropolis", "players": len(seats), "first_player": first_player}
-    data |= {f"seat_{n}": seats[n] if n < len(seats) else "open" for n in range(4)}
+    every_seat = range(CreateGameForm().max_seats)  # as many as the largest game has
+    data |= {f"seat_{n}": seats[n] if n < len(seats) else "open" for n in every_seat}
     return client_for(user).post(reverse("games:create"), data | extra)
 
 
@@ -365,6 +367,27 @@ def test_invite_link_seats_the_guest_and_starts_the_game(alice: User, bob: User)
     assert game.seats.get(position=1).user == bob
 
 
+def test_an_invited_seat_cannot_be_taken_with_an_empty_post(
+    alice: User, bob: User, carol: User
+) -> None:
+    """Issue 10, defect 7: the seat waits for the holder of its link, and the game is not
+    offered to the rest of the club."""
+    post_create(alice, "me", "invite")
+    game = Game.objects.get()
+    invited = game.seats.get(position=1)
+    lobby = client_for(carol).get(reverse("games:lobby")).content.decode()
+    assert f'data-game="{game.pk}"' not in lobby
+    room = client_for(carol).get(reverse("games:join", args=[game.pk])).content.decode()
+    assert "Join this game" not in room
+    response = client_for(carol).post(reverse("games:join", args=[game.pk]), follow=True)
+    assert "invitation link" in response.content.decode()
+    invited.refresh_from_db()
+    assert invited.user is None
+    client_for(bob).post(reverse("games:join", args=[game.pk]), {"token": invited.invite_token})
+    invited.refresh_from_db()
+    assert invited.user == bob
+
+
 def test_the_waiting_room_refreshes_itself_and_moves_on_to_the_board_at_the_start(
     alice: User, bob: User, carol: User
 ) -> None:
@@ -556,3 +579,18 @@ def test_import_of_a_broken_file_shows_why(alice: User) -> None:
     assert response.status_code == 400
     assert "This file is not valid JSON." in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_the_lobby_fetches_its_lists_again_when_its_socket_says_so(alice: User, bob: User) -> None:
+    """Issue 10, defect 3: the lobby page listens on /ws/lobby/; on a hint (or a reconnect)
+    htmx fetches the lists alone, which show a game opened since the page was drawn."""
+    page = client_for(bob).get(reverse("games:lobby")).content.decode()
+    assert 'ws-connect="/ws/lobby/"' in page
+    assert "htmx:wsAfterMessage from:#lobby-live" in page
+    game = waiting_game(alice)
+    lists = client_for(bob).get(reverse("games:lobby"), headers=HTMX).content.decode()
+    assert "<html" not in lists and 'id="lobby-lists"' in lists
+    assert f'data-game="{game.pk}"' in lists
+    services.join_seat(game_id=game.pk, user=bob)
+    lists = client_for(bob).get(reverse("games:lobby"), headers=HTMX).content.decode()
+    assert "No game is waiting for players." in lists
