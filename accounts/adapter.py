@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 
 from accounts.language import keep_language_on_login, mail_language
 from accounts.models import User
+from accounts.names import validate_member_name
 
 
 def club_name() -> str:
@@ -48,6 +49,10 @@ class AccountAdapter(DefaultAccountAdapter):
         if account is None:
             return super()._get_login_attempts_cache_key(request, **credentials)
         return f"account:{account.pk}"
+
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        validate_member_name(username)  # nobody signs up as "hard_bot" (accounts.names)
+        return super().clean_username(username, shallow=shallow)
 
     def format_email_subject(self, subject: str) -> str:
         # allauth's default prefix is the site's host name ("[127.0.0.1:8000]").

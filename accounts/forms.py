@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.language import use_language
 from accounts.models import User
+from accounts.names import validate_member_name
 
 
 class SignupExtraForm(forms.Form):
@@ -26,6 +27,11 @@ class SignupExtraForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["language"].initial = translation.get_language() or "en"
 
+    def clean_display_name(self) -> str:
+        name: str = self.cleaned_data["display_name"]
+        validate_member_name(name)
+        return name
+
     def signup(self, request: Any, user: User) -> None:
         user.display_name = self.cleaned_data.get("display_name", "")
         user.language = self.cleaned_data.get("language") or "en"
@@ -38,3 +44,8 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["display_name", "language"]
+
+    def clean_display_name(self) -> str:
+        name: str = self.cleaned_data["display_name"]
+        validate_member_name(name)
+        return name
