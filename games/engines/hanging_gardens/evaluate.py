@@ -197,30 +197,46 @@ def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[st
     if state.phase == OVER or seat != state.current:
         return []
     found: list[tuple[float, int, list[dict[str, Any]]]] = []
-
-    def finish(current: State, line: list[dict[str, Any]]) -> None:
-        if ENGINE.is_over(current) or current.current != seat or current.phase == PLACE:
-            found.append((evaluate(current, seat), len(found), line))
-            return
-        for move in _choices(current):
-            finish(ENGINE.apply_move(current, seat, move), [*line, move])
-
     if state.phase != PLACE:
-        finish(state, [])
+        for value, line in _finishes(state, seat):
+            found.append((value, len(found), line))
     else:
         quiet = _QuietTurn(state, seat)
-        own = state.gardens[seat]
         for move in ENGINE.legal_moves(state, seat):
-            if move["type"] == PLACE_CARD:
-                shape = SHAPES[move["card"]][move["rotation"]]
-                anchor = pack(move["x"], move["y"])
-                placed = garden.place(own, shape, anchor)
-                if not _scorable(placed, [anchor + m for m in shape.motif_offsets]):
-                    found.append((quiet.value(placed), len(found), [move]))
-                    continue
-            finish(ENGINE.apply_move(state, seat, move), [move])
+            value = quiet.value_of(move)
+            if value is not None:
+                found.append((value, len(found), [move]))
+                continue
+            after = ENGINE.apply_move(state, seat, move)
+            for value, line in _finishes(after, seat):
+                found.append((value, len(found), [move, *line]))
     found.sort(key=lambda item: (-item[0], item[1]))
     return [(value, line) for value, _, line in found[:limit]]
+
+
+def turn_values(state: State, seat: int, moves: list[dict[str, Any]]) -> list[float]:
+    """For each move, `evaluate` after the best way to finish the turn it starts (the
+    greedy bot's question). A turn ends when the seat's next card is due: with two players
+    the same seat may play the next turn too, and that turn is not part of this one."""
+    quiet = _QuietTurn(state, seat) if state.phase == PLACE else None
+    values = []
+    for move in moves:
+        value = quiet.value_of(move) if quiet is not None else None
+        if value is None:
+            value = max(v for v, _ in _finishes(ENGINE.apply_move(state, seat, move), seat))
+        values.append(value)
+    return values
+
+
+def _finishes(state: State, seat: int) -> list[tuple[float, list[dict[str, Any]]]]:
+    """Every way (one temple square per group) to finish the turn from `state`, valued."""
+    if ENGINE.is_over(state) or state.current != seat or state.phase == PLACE:
+        return [(evaluate(state, seat), [])]
+    found = []
+    for move in _choices(state):
+        for value, line in _finishes(ENGINE.apply_move(state, seat, move), seat):
+            found.append((value, [move, *line]))
+    return found
 
 
 def _scorable(placed: Garden, motif_cells: list[int]) -> bool:
@@ -249,6 +265,7 @@ class _QuietTurn:
         else:
             self.after = _end_turn_without_scoring(state, first)
         self.seat = seat
+        self.garden = state.gardens[seat]
         self.own_turns = _own_turns_left(self.after)
         after = self.after
         self.tiles = _tile_estimates(
@@ -266,6 +283,18 @@ class _QuietTurn:
         if self.own_turns > 0:
             own += _garden_credit(placed, self.own_turns)
         return own - self.best_other
+
+    def value_of(self, move: dict[str, Any]) -> float | None:
+        """The value after `move` if it places a card and makes no group eligible (the
+        turn ends with it), else None."""
+        if move["type"] != PLACE_CARD:
+            return None
+        shape = SHAPES[move["card"]][move["rotation"]]
+        anchor = pack(move["x"], move["y"])
+        placed = garden.place(self.garden, shape, anchor)
+        if _scorable(placed, [anchor + m for m in shape.motif_offsets]):
+            return None
+        return self.value(placed)
 
 
 def _end_turn_without_scoring(state: State, move: dict[str, Any]) -> State:

@@ -149,3 +149,19 @@ def test_information_key_ignores_exactly_what_the_seat_cannot_see() -> None:
         assert hg_evaluate.information_key(hidden_dealt_again(state, seat, 4), seat) == key
         moved = ENGINE.apply_move(state, seat, ENGINE.legal_moves(state, seat)[0])
         assert hg_evaluate.information_key(moved, seat) != key
+
+
+def test_turn_values_judge_each_first_move_by_the_best_finish_of_that_turn_only() -> None:
+    # With two players the last seat of a round also starts the next one: the next turn,
+    # whose cards are not yet revealed, is not part of the value.
+    for state in positions(seed=12, count=6):
+        seat = ENGINE.to_move(state)[0]
+        moves = ENGINE.legal_moves(state, seat)[:40]
+        values = hg_evaluate.turn_values(state, seat, moves)
+        for move, value in zip(moves, values, strict=True):
+            after = ENGINE.apply_move(state, seat, move)
+            if after.phase == "place" or ENGINE.is_over(after):
+                assert value == pytest.approx(hg_evaluate.evaluate(after, seat))
+            else:
+                rest = hg_evaluate.turns(after, seat, 10**6)
+                assert value == pytest.approx(max(v for v, _ in rest))
