@@ -1,0 +1,135 @@
+"""Tower of Babel in real browsers: two members and a bot complete one build with secret offers.
+
+Alice picks a disc she can complete, Bob hands in his offer in his own browser while the bot
+makes its offer as its own Celery task, nobody sees an offer before all are in, and then Alice
+takes Bob's offer and builds. Both pages follow every move over the game socket.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import services
+from games.engines.tower_of_babel import ENGINE, data
+from tests.conftest import make_user
+from tests.e2e.test_play import join_in_another_thread, logged_in_page, wait_for_version
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def a_seed_where_alice_can_build() -> tuple[int, int, int, str]:
+    """A 3-player setup in which Alice (seat 0, the start player) holds three cards of a
+    type whose 3-card disc lies on a wonder, and Bob (seat 1) holds one of that type too:
+    (seed, wonder, disc, type)."""
+    for seed in range(2_000):
+        state = ENGINE.new_game(3, seed)
+        for wonder, discs in enumerate(state.wonders, start=1):
+            for disc in discs:
+                needs = data.DISCS[disc]
+                kind = next(k for k in range(4) if needs[k])
+                if needs[kind] == 3 and state.hands[0][kind] >= 3 and state.hands[1][kind] >= 1:
+                    return seed, wonder, disc, data.TYPES[kind]
+    raise AssertionError("no such seed")
+
+
+def test_two_members_and_a_bot_complete_a_build_with_secret_offers(
+    asgi_server: str, celery_worker_process: Any, new_page: Any
+) -> None:
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    seed, wonder, disc, kind = a_seed_where_alice_can_build()
+    game = services.create_game(
+        engine_slug="tower-of-babel",
+        players=3,
+        options={},
+        seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot_level": "normal"}],
+        created_by=alice,
+        seed=seed,
+    )
+    join_in_another_thread(game, bob)
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
+    alice_page = logged_in_page(new_page, asgi_server, alice, **phone)
+    bob_page = logged_in_page(new_page, asgi_server, bob)
+    for page in (alice_page, bob_page):
+        page.goto(f"http://{asgi_server}/games/{game.pk}/")
+        page.wait_for_selector('#game-board[data-version="0"]')
+
+    # Alice taps the disc on its wonder: the build asks Bob and the bot for offers.
+    alice_page.locator(f'#wonder-{wonder} button.tob-disc[data-disc="{disc}"]').tap()
+    wait_for_version(alice_page, 1)
+    wait_for_version(bob_page, 1)
+    assert game.moves.get(number=0).payload == {"type": "build", "wonder": wonder, "disc": disc}
+
+    # Bob picks one card of the type with the picker and hands it in.
+    form = bob_page.locator("form.tob-offer-form")
+    form.locator(f'input[data-type="{kind}"]').fill("1")
+    assert form.locator("select[name=move]").input_value() == (
+        f'{{"type":"offer","cards":{{"{kind}":1}},"trading_card":false,"offer_bonus":false}}'
+    )
+    form.get_by_role("button", name="Hand in my offer").click()
+
+    # The bot offers by itself; once every offer is in, all are shown to everyone.
+    wait_for_version(alice_page, 3)
+    wait_for_version(bob_page, 3)
+    bob_offer = alice_page.locator('.tob-offers li[data-seat="1"]')
+    assert bob_offer.get_attribute("data-status") == "shown"
+    assert f"1 {kind}" in bob_offer.inner_text()
+
+    # Alice ticks Bob's offer, sees the total against the disc, and confirms.
+    accept = alice_page.locator("form.tob-accept-form")
+    accept.locator('input[data-seat="1"]').check()
+    assert "Cards from offers: 1 of 3" in accept.locator(".tob-total").inner_text()
+    accept.get_by_role("button", name="Confirm and build").tap()
+    wait_for_version(alice_page, 4)
+    wait_for_version(bob_page, 4)
+    assert game.moves.get(number=3).payload == {"type": "accept", "offers": [1], "jokers": {}}
+
+    game.refresh_from_db()
+    state = ENGINE.load(game.state)
+    assert disc in state.discs[0]
+    assert state.units[wonder - 1][:2] == (2, 1)  # Alice's two own cards, Bob's one
+    log = bob_page.inner_text(".recent-moves")
+    # Whoever offered last made the offers visible; both offers are told without their cards.
+    assert "Alice built 3" in log and "Bob handed in" in log and "Normal bot handed in" in log
+    assert "Your turn." in bob_page.inner_text(".turn-bar")
+    assert alice_page.errors == [] and bob_page.errors == []
+
+
+def test_an_offer_stays_secret_until_every_offer_is_in(asgi_server: str, new_page: Any) -> None:
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    carol = make_user("carol", display_name="Carol")
+    seed, wonder, disc, kind = a_seed_where_alice_can_build()
+    game = services.create_game(
+        engine_slug="tower-of-babel",
+        players=3,
+        options={},
+        seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
+        created_by=alice,
+        seed=seed,
+    )
+    join_in_another_thread(game, bob)
+    join_in_another_thread(game, carol)
+    alice_page = logged_in_page(new_page, asgi_server, alice)
+    bob_page = logged_in_page(new_page, asgi_server, bob)
+    for page in (alice_page, bob_page):
+        page.goto(f"http://{asgi_server}/games/{game.pk}/")
+        page.wait_for_selector('#game-board[data-version="0"]')
+    alice_page.locator(f'#wonder-{wonder} button.tob-disc[data-disc="{disc}"]').click()
+    wait_for_version(bob_page, 1)
+
+    # Keyboard: Tab reaches the picker, the arrow raises the count, Enter hands it in.
+    field = bob_page.locator(f'form.tob-offer-form input[data-type="{kind}"]')
+    field.focus()
+    bob_page.keyboard.press("ArrowUp")
+    assert field.input_value() == "1"
+    bob_page.keyboard.press("Enter")
+    wait_for_version(alice_page, 2)
+
+    # Alice and Bob both see that Bob has offered; only Bob sees what.
+    row = alice_page.locator('.tob-offers li[data-seat="1"]')
+    assert row.get_attribute("data-status") == "hidden"
+    assert kind not in row.inner_text()
+    assert "Waiting for Carol." in alice_page.inner_text(".turn-bar")
+    assert alice_page.locator("form.tob-accept-form").count() == 0
+    assert alice_page.errors == [] and bob_page.errors == []
