@@ -192,7 +192,7 @@ class Browser:
 
 
 def test_with_redis_stopped_pages_sign_in_and_moves_still_work(
-    redis_site: tuple[str, Path], own_redis: OwnRedis
+    redis_site: tuple[str, Path], own_redis: OwnRedis, settings: Settings
 ) -> None:
     """Redis holds the rate limits, the live messages and the task queue; without it the site
     still serves every page, signs members in and stores their moves (the board shows them on
@@ -230,6 +230,13 @@ def test_with_redis_stopped_pages_sign_in_and_moves_still_work(
     assert status == 200
     assert 'data-version="1"' in page
     assert "Internal Server Error" not in log.read_text()
+
+    # A notification is stored even though it cannot be pushed live; the page lists it.
+    publish_through(settings, own_redis)
+    notify(user=player, message="Written while Redis was down")
+    status, page, _ = browser.request("/members/me/notifications/")
+    assert status == 200
+    assert "Written while Redis was down" in page
 
 
 def test_failed_log_ins_still_lock_an_account_while_redis_is_down(settings: Settings) -> None:
