@@ -1,12 +1,13 @@
 """Telling open game pages that a game changed (DESIGN.md principle 6: sockets are hints).
 
-The group message carries only the game's move number, never HTML or state: each socket
-renders its own seat's view (principle 4).
+The group message carries only the game's id and move number, never HTML or state: the
+boards are rendered in the server processes, each from one seat's view (principle 4).
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -34,13 +35,21 @@ def notify_lobby_changed() -> None:
 
 
 def notify_game_changed(game_id: int, version: int) -> None:
+    """Once per change, whatever the number of sockets: each server process's hub hears it
+    and renders each viewpoint once (games/live). `event` tells two announcements of the
+    same move apart (results stored, a seat handed to a bot: the board changes, not the
+    move number)."""
     layer = get_channel_layer()
     if layer is None:
         return
+    message = {
+        "type": "game.changed",
+        "game": game_id,
+        "version": version,
+        "event": secrets.token_hex(6),
+    }
     try:
-        async_to_sync(layer.group_send)(
-            group_name(game_id), {"type": "game.changed", "version": version}
-        )
+        async_to_sync(layer.group_send)(group_name(game_id), message)
     except Exception:
         # At most once anyway: a page that misses this fetches the board when it notices.
         logger.exception("Could not announce move %s of game %s", version, game_id)

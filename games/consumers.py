@@ -1,8 +1,9 @@
-"""The live game socket: a read-only pipe (moves arrive as HTTP posts, never over it).
+"""The live sockets: a game's board, and the lobby's hint. Read-only pipes (moves arrive as
+HTTP posts, never over a socket).
 
-On every `game.changed` the socket renders the board afresh from the database for its own
-seat, so a message can never carry another seat's hidden information (principle 4), and
-every message carries the move number in `data-version` (principle 6).
+A game socket receives the board for its own seat (principle 4), rendered once per move,
+viewpoint and language for all the sockets of its process that share them (games/live),
+and every message carries the move number in `data-version` (principle 7).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import timezone, translation
+from django.utils import timezone
 
-from games import broadcast, selectors
+from games import broadcast, live
 from games.models import Game, OpenPage
 from games.services.notices import PAGE_RENEW_SECONDS
 
@@ -35,22 +36,25 @@ class GameConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated or not await self.game_exists():
             await self.close()
             return
+        self.user_id = int(user.pk)
+        self.language = self.language_of(user)
         # The newest move number this socket has sent: an older announcement arriving late
         # would only repeat a board the browser already has.
         self.sent_version = -1
         # The waiting room of an open game only needs a hint to fetch itself again.
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.room = query.get("page") == ["room"]
-        self.group = broadcast.group_name(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        # The process's hub hears the game's announcements for all its sockets (games/live).
+        self.hub = live.hub()
+        await self.hub.join(self)
         # A member with a page of the game open is not sent "your turn" (games/services/notices).
         await self.page_opened(user.pk)
         self.renewing = asyncio.create_task(self.renew_page())
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "hub"):
+            await self.hub.leave(self)
         if getattr(self, "renewing", None) is not None:
             self.renewing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -82,39 +86,31 @@ class GameConsumer(AsyncWebsocketConsumer):
         """Browsers have nothing to say here (one write path: HTTP posts); ignore it."""
 
     async def game_changed(self, event: dict[str, Any]) -> None:
+        """Called by the hub for each announcement of this socket's game."""
         if self.room:
             await self.send(text_data=ROOM_SIGNAL.format(version=int(event.get("version", 0))))
             return
         if int(event.get("version", 0)) < self.sent_version:
             return
-        html, version = await self.render()
-        if html and version >= self.sent_version:
-            self.sent_version = version
+        snapshot = await self.hub.snapshot(self.game_id, event)
+        if snapshot.game is None or snapshot.version < self.sent_version:
+            return
+        # Looked up for each announcement: a member who joins an open seat becomes that seat.
+        position = snapshot.position_of(self.user_id)
+        html = await self.hub.board(snapshot, position, self.language)
+        if snapshot.version >= self.sent_version:
+            self.sent_version = snapshot.version
             await self.send(text_data=html)
 
     @database_sync_to_async
     def game_exists(self) -> bool:
         return Game.objects.filter(pk=self.game_id).exists()
 
-    def language(self, user: Any) -> str:
+    def language_of(self, user: Any) -> str:
         if user is not None and user.is_authenticated and user.language:
             return str(user.language)
         cookie = self.scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
         return cookie if cookie in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
-
-    @database_sync_to_async
-    def render(self) -> tuple[str, int]:
-        from games import rendering
-
-        game = Game.objects.filter(pk=self.game_id).first()
-        if game is None:
-            return "", -1
-        user = self.scope.get("user")
-        # Looked up for each message: a visitor who joins an open seat becomes that seat.
-        seat = selectors.seat_for_user(game, user)
-        with translation.override(self.language(user)):
-            html = rendering.live_fragments(game=game, seat=seat, user=user)
-        return html, game.version
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):

@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 
-from games import broadcast, engines, rendering, services
+from games import broadcast, engines, live, services
 from games.models import Game, OpenPage
 from games.routing import websocket_urlpatterns
 from tests.conftest import make_user
@@ -101,12 +103,13 @@ async def test_each_socket_renders_only_its_own_seats_view(monkeypatch) -> None:
     """Whatever the renderer draws, it is handed the view of the socket's own seat."""
     rendered_for: list[Any] = []
 
-    def spy(*, game: Game, seat: Any, user: Any = None) -> str:
-        position = None if seat is None else seat.position
+    @database_sync_to_async
+    def spy(game: Game, position: int | None, language: str) -> str:
         rendered_for.append(position)
-        return json.dumps({"seat": position, "view": services.view_for(game=game, seat=seat)})
+        view = services.view_for(game=game, seat=position)
+        return json.dumps({"seat": position, "view": view, "data-version": game.version})
 
-    monkeypatch.setattr(rendering, "live_fragments", spy)
+    monkeypatch.setattr(live, "render_board", spy)
     game, alice, bob, carol = await two_member_game()
     sockets = {
         0: await connect(game.pk, alice),
@@ -124,6 +127,61 @@ async def test_each_socket_renders_only_its_own_seats_view(monkeypatch) -> None:
         for socket in sockets.values():
             await socket.disconnect()
     assert sorted(rendered_for, key=str) == sorted([0, 1, None], key=str)
+
+
+async def test_one_render_per_viewpoint_and_language_serves_every_socket(monkeypatch) -> None:
+    """DESIGN.md principle 7: six sockets, four distinct views (two seats, the spectator in
+    English and in Hungarian), four renders; sockets of one view get the same text."""
+    renders: list[tuple[int | None, str]] = []
+    real = live.render_board.func
+
+    @database_sync_to_async
+    def counted(game: Game, position: int | None, language: str) -> str:
+        renders.append((position, language))
+        return real(game, position, language)
+
+    monkeypatch.setattr(live, "render_board", counted)
+    game, alice, bob, carol = await two_member_game()
+
+    @sync_to_async
+    def watchers() -> tuple[Any, Any, Any]:
+        return make_user("dora"), make_user("erin"), make_user("ferenc", language="hu")
+
+    dora, erin, ferenc = await watchers()
+    users = {
+        "alice": alice,
+        "bob": bob,
+        "carol": carol,
+        "dora": dora,
+        "erin": erin,
+        "ferenc": ferenc,
+    }
+    sockets = {name: await connect(game.pk, user) for name, user in users.items()}
+    try:
+        await play_first_move(game)
+        got = {name: await next_board(socket) for name, socket in sockets.items()}
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
+    assert sorted(renders, key=str) == sorted(
+        [(0, "en"), (1, "en"), (None, "en"), (None, "hu")], key=str
+    )
+    assert got["carol"] == got["dora"] == got["erin"]
+    assert len({got["alice"], got["bob"], got["carol"], got["ferenc"]}) == 4
+    assert all('data-version="1"' in html for html in got.values())
+
+
+async def test_a_process_joins_a_games_group_once_whatever_its_number_of_sockets() -> None:
+    """An announcement crosses the channel layer once per server process, not per socket."""
+    game, alice, bob, carol = await two_member_game()
+    sockets = [await connect(game.pk, user) for user in (alice, bob, carol, carol)]
+    layer = get_channel_layer()
+    try:
+        assert len(layer.groups[broadcast.group_name(game.pk)]) == 1
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+    assert broadcast.group_name(game.pk) not in layer.groups
 
 
 async def test_a_seats_message_never_contains_another_seats_hidden_information() -> None:
