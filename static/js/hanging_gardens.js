@@ -1,0 +1,213 @@
+// The Hanging Gardens board: choose a building card, turn it, see where it would go and
+// place it; choose a temple's square. Without JavaScript the forms still work: each lists
+// every legal move in a <select name="move">. This script only picks the matching option of
+// that select and submits its form, so nothing illegal can be sent.
+(function () {
+  "use strict";
+  if (window.hangingGardensBoard) { window.hangingGardensBoard.init(); return; }
+
+  var CELL = 28;
+  var chosen = { card: null, rotation: null, spot: null };
+  var pointer = "mouse";
+  var pressing = false;  // a pointer is down: the focus that follows is not the keyboard's
+
+  function inBoard(selector) { return document.querySelector("#game-board " + selector); }
+  function allInBoard(selector) { return document.querySelectorAll("#game-board " + selector); }
+
+  function cardButton(card) {
+    return inBoard('.hg-card-choice[data-rotations][data-card="' + card + '"]');
+  }
+
+  function rotationsOf(card) {
+    var button = cardButton(card);
+    return button ? button.getAttribute("data-rotations").split(" ").filter(Boolean) : [];
+  }
+
+  function preview() {
+    return inBoard('.hg-preview[data-card="' + chosen.card + '"][data-rotation="' + chosen.rotation + '"]');
+  }
+
+  function hidePreviews() {
+    allInBoard(".hg-preview").forEach(function (g) { g.classList.add("hg-off"); });
+  }
+
+  function showPreviewAt(spot) {
+    hidePreviews();
+    var g = preview();
+    if (!g || !spot) { return; }
+    g.setAttribute("transform", "translate(" + spot.getAttribute("x") + " " + spot.getAttribute("y") + ")");
+    g.classList.remove("hg-off");
+  }
+
+  function updateConfirm() {
+    var button = inBoard("[data-hg-action=place]");
+    if (button) { button.disabled = !chosen.spot; }
+  }
+
+  // Show the places of one card in one rotation (and only those: the others are hidden and
+  // out of the keyboard's way).
+  function selectCard(card, rotation) {
+    chosen.card = card;
+    chosen.rotation = rotation;
+    chosen.spot = null;
+    allInBoard(".hg-card-choice[data-rotations]").forEach(function (button) {
+      button.setAttribute("aria-pressed", button.getAttribute("data-card") === card ? "true" : "false");
+    });
+    allInBoard(".hg-turned-card").forEach(function (picture) {
+      var on = picture.getAttribute("data-card") === card && picture.getAttribute("data-rotation") === rotation;
+      picture.classList.toggle("hg-off", !on);
+    });
+    allInBoard(".hg-spots").forEach(function (group) {
+      var on = group.getAttribute("data-card") === card && group.getAttribute("data-rotation") === rotation;
+      group.classList.toggle("hg-off", !on);
+      if (on) { group.setAttribute("data-roving", ""); } else { group.removeAttribute("data-roving"); }
+      group.querySelectorAll(".hg-spot").forEach(function (spot, index) {
+        spot.classList.remove("hg-chosen");
+        spot.setAttribute("tabindex", on && index === 0 ? "0" : "-1");
+      });
+    });
+    hidePreviews();
+    updateConfirm();
+  }
+
+  function turnCard() {
+    var rotations = rotationsOf(chosen.card);
+    if (!rotations.length) { return; }
+    var next = rotations[(rotations.indexOf(chosen.rotation) + 1) % rotations.length];
+    selectCard(chosen.card, next);
+    var first = inBoard(".hg-spots:not(.hg-off) .hg-spot");
+    if (first) { showPreviewAt(first); }
+  }
+
+  function chooseSpot(spot) {
+    allInBoard(".hg-spot.hg-chosen").forEach(function (s) { s.classList.remove("hg-chosen"); });
+    spot.classList.add("hg-chosen");
+    chosen.spot = spot;
+    showPreviewAt(spot);
+    var key = chosen.card + ":" + chosen.rotation + ":" + spot.getAttribute("data-x") + ":" + spot.getAttribute("data-y");
+    var option = inBoard('.hg-placement-select option[data-key="' + key + '"]');
+    if (option) { option.selected = true; }
+    updateConfirm();
+  }
+
+  function submit(form) {
+    if (!form) { return; }
+    if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+  }
+
+  function placeChosen() {
+    if (chosen.spot) { submit(inBoard(".hg-place-form")); }
+  }
+
+  // --- temples: which temple moves (all five out), then the square ---------------------------
+
+  function chosenSource() {
+    return inBoard('.hg-temple.hg-source[aria-pressed="true"]');
+  }
+
+  function buildTemple(target) {
+    var key = target.getAttribute("data-x") + ":" + target.getAttribute("data-y");
+    var source = chosenSource();
+    var selector = '.hg-temple-select option[data-key="' + key + '"]';
+    if (source) {
+      selector = '.hg-temple-select option[data-key="' + key + ":" + source.getAttribute("data-x") + ":" + source.getAttribute("data-y") + '"]';
+    } else if (inBoard('.hg-temple-select option[data-key^="' + key + ':"]')) {
+      selector = '.hg-temple-select option[data-key^="' + key + ':"]';
+    }
+    var option = inBoard(selector);
+    if (!option) { return; }
+    option.selected = true;
+    submit(inBoard(".hg-temple-form"));
+  }
+
+  function pickSource(temple) {
+    allInBoard(".hg-temple.hg-source[role=button]").forEach(function (t) {
+      t.setAttribute("aria-pressed", t === temple ? "true" : "false");
+    });
+  }
+
+  // --- events --------------------------------------------------------------------------------
+
+  document.addEventListener("pointerdown", function (event) {
+    pointer = event.pointerType || "mouse";
+    pressing = true;
+  }, true);
+  ["pointerup", "pointercancel"].forEach(function (name) {
+    document.addEventListener(name, function () { pressing = false; }, true);
+  });
+
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!target.closest || !target.closest("#game-board .hg")) { return; }
+    var card = target.closest(".hg-card-choice[data-rotations]");
+    if (card) {
+      selectCard(card.getAttribute("data-card"), rotationsOf(card.getAttribute("data-card"))[0]);
+      return;
+    }
+    if (target.closest("[data-hg-action=rotate]")) { turnCard(); return; }
+    if (target.closest("[data-hg-action=place]")) { placeChosen(); return; }
+    var spot = target.closest(".hg-spot");
+    if (spot) {
+      // A mouse previews on hover, so a click places; a finger has no hover, so the first
+      // tap shows the card there and a second tap on the same square places it.
+      var again = chosen.spot === spot;
+      chooseSpot(spot);
+      if (pointer === "mouse" || again) { placeChosen(); }
+      return;
+    }
+    var source = target.closest(".hg-temple.hg-source[role=button]");
+    if (source) { pickSource(source); return; }
+    var place = target.closest(".hg-target");
+    if (place) { buildTemple(place); }
+  });
+
+  document.addEventListener("mouseover", function (event) {
+    var spot = event.target.closest && event.target.closest("#game-board .hg-spot");
+    if (spot && pointer === "mouse") { showPreviewAt(spot); }
+  });
+
+  document.addEventListener("mouseout", function (event) {
+    var spot = event.target.closest && event.target.closest("#game-board .hg-spot");
+    if (spot && pointer === "mouse") { showPreviewAt(chosen.spot); }
+  });
+
+  // The keyboard's focus on a place shows the card there (a tap or click is handled above).
+  document.addEventListener("focusin", function (event) {
+    var spot = event.target.closest && event.target.closest("#game-board .hg-spot");
+    if (spot && !pressing) { chooseSpot(spot); }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (!target.closest || !document.querySelector("#game-board .hg")) { return; }
+    var enter = event.key === "Enter" || event.key === " ";
+    var spot = target.closest(".hg-spot");
+    if (spot && enter) { event.preventDefault(); chooseSpot(spot); placeChosen(); return; }
+    var place = target.closest(".hg-target");
+    if (place && enter) { event.preventDefault(); buildTemple(place); return; }
+    var source = target.closest(".hg-temple.hg-source[role=button]");
+    if (source && enter) { event.preventDefault(); pickSource(source); return; }
+    if (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    if (event.key === "r" && inBoard(".hg-place-form")) { event.preventDefault(); turnCard(); }
+  });
+
+  function init() {
+    if (!inBoard(".hg")) { return; }
+    var sources = allInBoard(".hg-temple.hg-source[role=button]");
+    if (sources.length && !chosenSource()) { sources[0].setAttribute("aria-pressed", "true"); }
+    sources.forEach(function (t, index) { t.setAttribute("tabindex", index === 0 ? "0" : "-1"); });
+    var first = inBoard(".hg-card-choice[data-rotations]");
+    if (!first) { chosen.card = null; return; }
+    // Keep the member's card and turn across a redraw of the same step.
+    var card = cardButton(chosen.card) ? chosen.card : first.getAttribute("data-card");
+    var rotations = rotationsOf(card);
+    var rotation = rotations.indexOf(chosen.rotation) >= 0 ? chosen.rotation : rotations[0];
+    selectCard(card, rotation);
+  }
+
+  document.addEventListener("DOMContentLoaded", init);
+  document.addEventListener("htmx:afterSettle", init);
+  document.addEventListener("htmx:wsAfterMessage", init);
+  window.hangingGardensBoard = { init: init };
+  init();
+})();
