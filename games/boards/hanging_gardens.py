@@ -16,6 +16,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
 from games.catalog import GameInfo
+from games.engines.hanging_gardens import data
 from games.svg import view_box
 
 # Moves go into forms as compact JSON: a board lists hundreds of placements.
@@ -60,22 +61,19 @@ TILE_KINDS = {
     "priest": (pgettext_lazy("hanging gardens", "Priest"), "#8c6d12"),
     "guard": (pgettext_lazy("hanging gardens", "Guard"), "#4d3920"),
 }
-# The running totals printed on the series tiles and the persons' values (spec §3.4, §3.5),
-# shown on the tiles as on the printed ones.
-TILE_VALUES = {
-    "queen": "1 · 15",
-    "king": "2 · 12",
-    "tiger": "1 · 5 · 18",
-    "garden": "2 · 8 · 16",
-    "statue": "1 · 3 · 20",
-    "chalice": "1 · 3 · 6 · 10 · 20",
-    "gate": "0 · 5 · 10 · 15",
-    "animal_handler": "3 / 10",
-    "gardener": "3 / 11",
-    "sculptor": "3 / 10",
-    "priest": "3 / 14",
-    "guard": "3 × ⛩",
-}
+
+
+def printed_values(kind: str) -> str:
+    """What a point tile shows (spec §3.4, §3.5): a series' running totals, a person's two
+    values. The numbers, assumed ones included, come from the engine's data module."""
+    if kind in data.SERIES_VALUES:
+        return " · ".join(str(v) for v in data.SERIES_VALUES[kind])
+    if kind in data.PERSONS:
+        _, alone, complete = data.PERSONS[kind]
+        return f"{alone} / {complete}"
+    return f"{data.GUARD_PER_GATE} × {TILE_KINDS[data.GATE][0]}"
+
+
 CATEGORIES = {
     **{kind: (label, colour) for kind, (label, colour) in TILE_KINDS.items()},
     "missing": (pgettext_lazy("hanging gardens", "Missing tiles"), "#9a9a9a"),
@@ -318,12 +316,7 @@ def temple_points(x: int, y: int) -> str:
 def card_picture(rows: list[str]) -> dict[str, Any]:
     """A card (in one rotation) drawn on its own, its top-left square at the origin."""
     squares = [square(dx, dy, s) for dy, row in enumerate(rows) for dx, s in enumerate(row)]
-    return {
-        "squares": squares,
-        "view_box": f"0 0 {len(rows[0]) * CELL} {len(rows) * CELL}",
-        "width": len(rows[0]),
-        "height": len(rows),
-    }
+    return {"squares": squares, "view_box": f"0 0 {len(rows[0]) * CELL} {len(rows) * CELL}"}
 
 
 def last_turn(recent: list[dict[str, Any]], viewer: int | None) -> dict[str, Any] | None:
@@ -410,7 +403,6 @@ def garden_drawing(
             for x, y in places:
                 corners.append((x * CELL, y * CELL))
                 corners.append(((x + len(rows[0])) * CELL, (y + len(rows)) * CELL))
-    ys = [y for _, y in cells]
     return {
         "seat": seat,
         "squares": squares,
@@ -419,7 +411,6 @@ def garden_drawing(
         "has_targets": bool(targets),
         "view_box": view_box(corners, CELL / 2),
         "marked": marked is not None,
-        "rows": max(ys) - min(ys) + 1 if ys else 0,
     }
 
 
@@ -432,7 +423,7 @@ def tile_entry(kind: str | None) -> dict[str, Any]:
             "values": "",
         }
     label, colour = TILE_KINDS[kind]
-    return {"kind": kind, "label": str(label), "colour": colour, "values": TILE_VALUES[kind]}
+    return {"kind": kind, "label": str(label), "colour": colour, "values": printed_values(kind)}
 
 
 def tile_columns(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -546,23 +537,15 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         drawn = garden_drawing(view, position, marks, legal if position == seat else no_moves)
         drawn.update(player_panel(view, position, names), is_mine=position == seat)
         gardens.append(drawn)
-    placeable = {entry["card"] for entry in legal["place"] if entry["placements"]}
+    # Per display card, the rotations in which it has a legal place.
+    turns = {e["card"]: sorted({k for k, _, _ in e["placements"]}) for e in legal["place"]}
     display = [
         {
             "card": entry["card"],
             "label": card_label(entry["card"]),
             "pictures": [card_picture(rows) for rows in entry["rotations"]],
-            "placeable": entry["card"] in placeable,
-            "rotations": [
-                k
-                for k in range(len(entry["rotations"]))
-                if any(
-                    p[0] == k
-                    for e in legal["place"]
-                    if e["card"] == entry["card"]
-                    for p in e["placements"]
-                )
-            ],
+            "placeable": bool(turns.get(entry["card"])),
+            "rotations": turns.get(entry["card"], []),
             "discard": compact({"type": DISCARD_CARD, "card": entry["card"]})
             if entry["card"] in legal["discard"]
             else None,
@@ -573,8 +556,6 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "phase": view["phase"],
         "round": view["round"],
         "rounds_total": view["rounds_total"],
-        "turn": view["turns_played"] + (0 if view["is_over"] else 1),
-        "turns_total": view["turns_total"],
         "start_name": names[view["start"]],
         "deck_count": view["deck_count"],
         "supply_count": view["supply_count"],
