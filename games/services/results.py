@@ -20,6 +20,9 @@ from games.services.common import (
     locked,
 )
 
+# Games that never started (waiting for players, or abandoned in the waiting room).
+NEVER_STARTED = (Game.Status.OPEN, Game.Status.ABANDONED)
+
 
 def final_ranks(scores: dict, resigned: set[int]) -> dict[int, int]:
     """Seat -> rank (1 = winner). Shared victories share rank 1; a seat that resigned ranks
@@ -83,7 +86,9 @@ def finish_unscored_games() -> int:
 
 def audit_game(*, game: Game) -> list[str]:
     """Problems found when the game's log is replayed and compared with the stored cache."""
-    if game.status == Game.Status.OPEN:
+    if game.status in NEVER_STARTED:
+        # Still waiting for players, or abandoned in its waiting room: no state to replay,
+        # and its log must hold nothing.
         return [] if game.version == 0 and not game.moves.exists() else ["moves before the start"]
     try:
         engine = engines.get(game.engine_slug)

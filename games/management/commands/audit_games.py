@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.audit import audit_game
 from games.models import Game
+from games.services import audit_game
 
 
 class Command(BaseCommand):
