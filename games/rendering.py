@@ -18,6 +18,8 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -169,6 +171,7 @@ def score_table(
                 "winner": seat in winners,
                 "resigned": resigned,
                 "timed_out": bool(row_seat is not None and row_seat.bot_took_over and not resigned),
+                "bot": bool(row_seat is not None and row_seat.is_bot),
                 "rating": _rating(result) if rated else None,
             }
         )
@@ -241,6 +244,15 @@ def score_chart(table: dict[str, Any]) -> dict[str, Any]:
 # --- the whole board --------------------------------------------------------------------------
 
 
+def waiting_for(names: list[str], to_move: list[int], bots: set[int]) -> str:
+    """Who the game waits for, each bot seat with the site's bot badge (games/_bot_badge.html:
+    no member can name themselves into looking like a bot)."""
+    badge = render_to_string("games/_bot_badge.html")
+    return format_html_join(
+        ", ", "{}{}", ((names[s], mark_safe(badge) if s in bots else "") for s in to_move)
+    )
+
+
 def rules_url(slug: str, view: dict[str, Any]) -> str:
     base = reverse("rulebooks:book", args=[slug])
     module = boards.get(slug)
@@ -295,6 +307,7 @@ def board_context(
         "engine_name": game_name(game.engine_slug),
         "names": names,
         "to_move_names": [names[s] for s in to_move],
+        "waiting_for": waiting_for(names, to_move, {s.position for s in seats if s.is_bot}),
         "is_my_turn": interactive,
         "can_resign": playing,
         "can_take_back": playing and own.bot_took_over,

@@ -278,3 +278,16 @@ def test_hungarian_and_polish_boards_draw_the_same_numbers_as_english(
     chart = re.search(r'<svg class="score-chart".*?</svg>', final, re.S).group(0)
     bars = "".join(re.findall(r'<g class="bar">.*?</g>', chart, re.S))
     assert len(re.findall(r'<rect x="[\d.]+" y="\d+" width="[\d.]+"', bars)) == positive
+
+
+def test_bot_seats_carry_the_sites_bot_badge_in_the_turn_bar_and_the_scores(
+    alice: User, bob: User
+) -> None:
+    state = ENGINE.new_game(2, 7)
+    game = make_game(state, alice, bob)
+    game.seats.filter(position=0).update(user=None, bot_level="normal")
+    html = render_board(Game.objects.get(pk=game.pk), state, 1)  # seat 0, a bot, is to move
+    waiting = re.search(r'<span class="waiting">.*?</span>\.?</span>', html, re.S).group(0)
+    assert "Normal bot" in waiting and "bot-badge" in waiting
+    rows = dict(re.findall(r'<tr data-seat="(\d)"[^>]*>(.*?)</tr>', html, re.S))
+    assert "bot-badge" in rows["0"] and "bot-badge" not in rows["1"]
