@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import uuid
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -29,6 +30,11 @@ LOBBY_SIGNAL = '<div id="lobby-signal"></div>'
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    # No channel of its own: the process's hub hears the game's announcements for all its
+    # sockets (games/live). An alias that is not configured gives no layer (Channels'
+    # get_channel_layer), so the socket does not keep a reader on the layer per connection.
+    channel_layer_alias = "games-live-no-layer"
+
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         user = self.scope.get("user")
@@ -37,10 +43,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close()
             return
         self.user_id = int(user.pk)
+        self.page_key = uuid.uuid4().hex
         self.language = self.language_of(user)
         # The newest move number this socket has sent: an older announcement arriving late
         # would only repeat a board the browser already has.
-        self.sent_version = -1
+        self.sent_version, self.sent_stamp = -1, ""
         # The waiting room of an open game only needs a hint to fetch itself again.
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.room = query.get("page") == ["room"]
@@ -70,17 +77,17 @@ class GameConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def page_opened(self, user_id: int) -> None:
         OpenPage.objects.update_or_create(
-            channel=self.channel_name,
+            channel=self.page_key,
             defaults={"game_id": self.game_id, "user_id": user_id, "seen_at": timezone.now()},
         )
 
     @database_sync_to_async
     def page_seen(self) -> None:
-        OpenPage.objects.filter(channel=self.channel_name).update(seen_at=timezone.now())
+        OpenPage.objects.filter(channel=self.page_key).update(seen_at=timezone.now())
 
     @database_sync_to_async
     def page_closed(self) -> None:
-        OpenPage.objects.filter(channel=self.channel_name).delete()
+        OpenPage.objects.filter(channel=self.page_key).delete()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Browsers have nothing to say here (one write path: HTTP posts); ignore it."""
@@ -95,11 +102,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         snapshot = await self.hub.snapshot(self.game_id, event)
         if snapshot.game is None or snapshot.version < self.sent_version:
             return
+        if (snapshot.version, snapshot.stamp) == (self.sent_version, self.sent_stamp):
+            return  # two announcements found the same board: it was sent once already
         # Looked up for each announcement: a member who joins an open seat becomes that seat.
         position = snapshot.position_of(self.user_id)
         html = await self.hub.board(snapshot, position, self.language)
-        if snapshot.version >= self.sent_version:
-            self.sent_version = snapshot.version
+        # Another announcement may have sent a newer board while this one was rendered.
+        if snapshot.version < self.sent_version:
+            return
+        if (snapshot.version, snapshot.stamp) != (self.sent_version, self.sent_stamp):
+            self.sent_version, self.sent_stamp = snapshot.version, snapshot.stamp
             await self.send(text_data=html)
 
     @database_sync_to_async

@@ -79,7 +79,9 @@ class Hub:
 
     async def join(self, watcher: Watcher) -> None:
         if not self.tasks:
-            self.channel = await self.layer.new_channel("games-hub.")
+            # The layer's usual prefix: channels-redis reads a process's channels through one
+            # shared inbox, and a channel of another prefix would wait behind its sockets'.
+            self.channel = await self.layer.new_channel()
             self.tasks = [
                 asyncio.create_task(self._read()),
                 asyncio.create_task(self._renew_groups()),

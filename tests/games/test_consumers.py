@@ -193,7 +193,15 @@ async def test_a_seats_message_never_contains_another_seats_hidden_information()
     try:
         await play_first_move(game)
         before = {seat: await next_board(socket) for seat, socket in sockets.items()}
-        await reshuffle_face_down_stacks(game)
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
+    # New sockets (their process renders afresh: the last socket leaving cleared its boards)
+    # hear the same move again after the stacks changed under it.
+    assert asyncio.get_running_loop() not in live._hubs
+    await reshuffle_face_down_stacks(game)
+    sockets = {seat: await connect(game.pk, user) for seat, user in users.items()}
+    try:
         await announce(game)
         after = {seat: await next_board(socket) for seat, socket in sockets.items()}
     finally:
