@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.bots.evaluation import Evaluate, Move, evaluator_for
+from games.bots.evaluation import Evaluate, Move, evaluation_module, evaluator_for
 
 # Leaf evaluations allowed per decision before deeper steps of the turn are cut off;
 # Akropolis needs about (site size) x (placements), a few thousand.
@@ -47,7 +47,15 @@ def best_of(moves: list[Move], values: list[float]) -> list[Move]:
 def turn_values(
     engine: Any, state: Any, seat: int, moves: list[Move], evaluate: Evaluate
 ) -> list[float]:
-    """For each move, the evaluation after the best way to finish the turn it starts."""
+    """For each move, the evaluation after the best way to finish the turn it starts.
+
+    An engine whose turns are too large to enumerate (Babylon: thousands of placements
+    per step) may plan them itself: its evaluation module's `turn_values(state, seat,
+    moves)` then gives these values.
+    """
+    planned = getattr(evaluation_module(engine), "turn_values", None)
+    if planned is not None:
+        return [float(v) for v in planned(state, seat, moves)]
     budget = [TURN_LEAVES]
     return [
         _finish_turn(engine, engine.apply_move(state, seat, move), seat, evaluate, budget)

@@ -28,6 +28,7 @@ from games.engines.babylon.moves import (
     STORED,
     TAKEN,
     check_shape,
+    decoration_cells,
 )
 from games.engines.babylon.state import BUILD, OVER, REMOVE, Board, State, Supply, Turn
 from games.engines.babylon.state import DIG as DIG_PHASE
@@ -93,9 +94,9 @@ class Babylon:
         if s.phase == OVER or seat != s.current:
             return []
         if s.phase == REMOVE:
-            return [{"type": REMOVE_CLAY, "stack": list(xy)} for xy in rules.clay_stacks(s)]
+            return [{"type": REMOVE_CLAY, "x": x, "y": y} for x, y in rules.clay_stacks(s)]
         if s.phase == DIG_PHASE:
-            return [{"type": DIG, "stack": list(xy)} for xy in rules.dig_stacks(s)]
+            return [{"type": DIG, "x": x, "y": y} for x, y in rules.dig_stacks(s)]
         return rules.build_moves(s)
 
     def apply_move(self, s: State, seat: int, move: dict[str, Any]) -> State:
@@ -107,15 +108,15 @@ class Babylon:
         if _PHASE_OF_MOVE[kind] != s.phase:
             raise IllegalMove("wrong_phase", f"Now is the time to {_ASKS[s.phase]}.", phase=s.phase)
         if kind == REMOVE_CLAY:
-            return _remove_clay(s, *move["stack"])
+            return _remove_clay(s, move["x"], move["y"])
         if kind == DIG:
-            return _dig(s, *move["stack"])
+            return _dig(s, move["x"], move["y"])
         if kind == PLACE:
             return _place(s, move)
         if kind == DECORATE:
-            return _decorate(s, move["kind"], move["cells"])
+            return _decorate(s, move)
         if kind == SET_SYMBOL:
-            return _set_symbol(s, move["cell"], move["symbol"])
+            return _set_symbol(s, move["x"], move["y"], move["symbol"])
         return _end_turn(s, move["taken"])
 
     def scores(self, s: State) -> dict[str, Any]:
@@ -212,7 +213,7 @@ def _place(s: State, move: dict[str, Any]) -> State:
             tile=which,
         )
     board = s.boards[s.current]
-    x, y = move["anchor"]
+    x, y = move["x"], move["y"]
     option = placement.find(board, x, y, move["level"], move["open_corner"])
     if option is None:
         raise IllegalMove(
@@ -258,13 +259,12 @@ def _place(s: State, move: dict[str, Any]) -> State:
     return replace(s, boards=tuple(boards), supply=supply, turn=turn)
 
 
-def _decorate(s: State, kind: str, raw_cells: list[list[int]]) -> State:
-    cells = tuple(geometry.cell(x, y) for x, y in raw_cells)
+def _decorate(s: State, move: dict[str, Any]) -> State:
+    kind = move["kind"]
+    where = decoration_cells(move)
     board = s.boards[s.current]
-    wanted = (kind, cells)
-    if wanted not in decorations.legal(board, s.turn.placed, s.supply):
-        if len(cells) == 2 and cells[0] > cells[1]:
-            raise IllegalMove("bad_move", "List the two cells in (y, x) order.")
+    wanted = (kind, tuple(geometry.cell(x, y) for x, y in where or ()))
+    if where is None or wanted not in decorations.legal(board, s.turn.placed, s.supply):
         raise IllegalMove("cannot_decorate", f"A {kind} cannot be built there.", kind=kind)
     new_board, supply = decorations.apply(board, s.supply, wanted)
     boards = list(s.boards)
@@ -272,12 +272,12 @@ def _decorate(s: State, kind: str, raw_cells: list[list[int]]) -> State:
     return replace(s, boards=tuple(boards), supply=supply)
 
 
-def _set_symbol(s: State, raw_cell: list[int], symbol: str) -> State:
+def _set_symbol(s: State, x: int, y: int, symbol: str) -> State:
     if s.effect not in (data.CHANGE_SYMBOL, data.ADD_SYMBOL):
         raise IllegalMove("no_symbol_effect", "No round token lets you change a symbol now.")
     if s.turn.symbol_used:
         raise IllegalMove("symbol_used", "You have already used this round's symbol effect.")
-    c = geometry.cell(*raw_cell)
+    c = geometry.cell(x, y)
     board = s.boards[s.current]
     if (c, symbol) not in decorations.symbol_targets(board, s.turn.placed, s.effect):
         raise IllegalMove(

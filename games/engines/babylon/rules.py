@@ -7,7 +7,6 @@ from typing import Any
 
 from games.engines.babylon import data, decorations, geometry, placement
 from games.engines.babylon.moves import (
-    DECORATE,
     DISCARD,
     END_TURN,
     PLACE,
@@ -15,6 +14,7 @@ from games.engines.babylon.moves import (
     STORE,
     STORED,
     TAKEN,
+    decorate_move,
 )
 from games.engines.babylon.state import State
 
@@ -76,14 +76,15 @@ def build_moves(s: State) -> list[dict[str, Any]]:
     tiles = placeable_tiles(s)
     if tiles:
         for option in affordable_options(s):
-            anchor = [option.x, option.y]
+            x, y = option.x, option.y
             for tile in tiles:
                 for rotation in data.ROTATIONS:
                     moves.append(
                         {
                             "type": PLACE,
                             "tile": tile,
-                            "anchor": list(anchor),
+                            "x": x,
+                            "y": y,
                             "rotation": rotation,
                             "level": option.level,
                             "open_corner": option.open_corner,
@@ -91,12 +92,11 @@ def build_moves(s: State) -> list[dict[str, Any]]:
                     )
     board = s.boards[s.current]
     for kind, cells in decorations.legal(board, s.turn.placed, s.supply):
-        moves.append(
-            {"type": DECORATE, "kind": kind, "cells": [list(geometry.xy(c)) for c in cells]}
-        )
+        moves.append(decorate_move(kind, tuple(geometry.xy(c) for c in cells)))
     if s.effect in (data.CHANGE_SYMBOL, data.ADD_SYMBOL) and not s.turn.symbol_used:
         for c, symbol in decorations.symbol_targets(board, s.turn.placed, s.effect):
-            moves.append({"type": SET_SYMBOL, "cell": list(geometry.xy(c)), "symbol": symbol})
+            x, y = geometry.xy(c)
+            moves.append({"type": SET_SYMBOL, "x": x, "y": y, "symbol": symbol})
     if s.turn.taken_placed:
         moves.append({"type": END_TURN, "taken": None})
     else:

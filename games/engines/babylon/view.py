@@ -38,15 +38,16 @@ View JSON (`ENGINE.view(state, seat)`; `seat` is null for a spectator)::
       "scores": {"totals": [...], "breakdown": [...], "ranking": [...],
                  "winners": [...], "visible_notches": [...]},
       "legal": {                         # what `seat` may do now (empty otherwise)
-        "remove": [[x, y], ...], "dig": [[x, y], ...],
+        "remove": [{"x": x, "y": y}, ...], "dig": [{"x": x, "y": y}, ...],
         "tiles": ["taken", "stored"],    # tiles that may be built now
         "place": [                       # every placement; any tile of "tiles", any rotation
-          {"anchor": [x, y], "level": 2, "open_corner": 3,
+          {"x": 4, "y": 1, "level": 2, "open_corner": 3,
            "supports": ["single", "double", "statue", null],   # by corner
            "singles": 1, "doubles": 1, "exchanges": 1}, ...
         ],
-        "decorate": [{"kind": "stairs", "cells": [[2, 1], [3, 1]]}, ...],
-        "set_symbol": [{"cell": [x, y], "symbol": "T"}, ...],
+        "decorate": [{"kind": "stairs", "x": 2, "y": 1, "toward": "east",
+                      "cells": [[2, 1], [3, 1]]}, ...],
+        "set_symbol": [{"x": 3, "y": 1, "symbol": "T"}, ...],
         "end_turn": [{"taken": "store"}, {"taken": "discard"}]
       }
     }
@@ -57,6 +58,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.babylon import data, decorations, geometry, placement, rules, scoring, state
+from games.engines.babylon.moves import decorate_move
 from games.engines.babylon.state import DIG, OVER, REMOVE, State, Turn
 from games.engines.base import Rng
 
@@ -144,10 +146,10 @@ def _legal(s: State, seat: int | None) -> dict[str, Any]:
     if seat is None or s.phase == OVER or seat != s.current:
         return legal
     if s.phase == REMOVE:
-        legal["remove"] = [list(xy) for xy in rules.clay_stacks(s)]
+        legal["remove"] = [{"x": x, "y": y} for x, y in rules.clay_stacks(s)]
         return legal
     if s.phase == DIG:
-        legal["dig"] = [list(xy) for xy in rules.dig_stacks(s)]
+        legal["dig"] = [{"x": x, "y": y} for x, y in rules.dig_stacks(s)]
         return legal
     board = s.boards[seat]
     tiles = rules.placeable_tiles(s)
@@ -155,7 +157,8 @@ def _legal(s: State, seat: int | None) -> dict[str, Any]:
     if tiles:
         legal["place"] = [
             {
-                "anchor": [option.x, option.y],
+                "x": option.x,
+                "y": option.y,
                 "level": option.level,
                 "open_corner": option.open_corner,
                 "supports": list(option.supports),
@@ -166,12 +169,19 @@ def _legal(s: State, seat: int | None) -> dict[str, Any]:
             for option in rules.affordable_options(s)
         ]
     legal["decorate"] = [
-        {"kind": kind, "cells": [list(geometry.xy(c)) for c in cells]}
+        {
+            "kind": kind,
+            "x": move["x"],
+            "y": move["y"],
+            "toward": move["toward"],
+            "cells": [list(geometry.xy(c)) for c in cells],
+        }
         for kind, cells in decorations.legal(board, s.turn.placed, s.supply)
+        for move in [decorate_move(kind, tuple(geometry.xy(c) for c in cells))]
     ]
     if s.effect in (data.CHANGE_SYMBOL, data.ADD_SYMBOL) and not s.turn.symbol_used:
         legal["set_symbol"] = [
-            {"cell": list(geometry.xy(c)), "symbol": symbol}
+            {"x": c % geometry.SIZE, "y": c // geometry.SIZE, "symbol": symbol}
             for c, symbol in decorations.symbol_targets(board, s.turn.placed, s.effect)
         ]
     if s.turn.taken_placed:

@@ -102,7 +102,8 @@ def place_move(
     return {
         "type": "place",
         "tile": which,
-        "anchor": [x, y],
+        "x": x,
+        "y": y,
         "rotation": rotation,
         "level": level,
         "open_corner": open_corner,
@@ -110,7 +111,13 @@ def place_move(
 
 
 def decorate(kind: str, *cells: tuple[int, int]) -> dict[str, Any]:
-    return {"type": "decorate", "kind": kind, "cells": [list(c) for c in cells]}
+    """The decorate move for `cells`, the west or north end first."""
+    (x, y), *rest = cells
+    toward = None
+    if rest:
+        ((x2, y2),) = rest
+        toward = "east" if y2 == y else "south"
+    return {"type": "decorate", "kind": kind, "x": x, "y": y, "toward": toward}
 
 
 def next_tile(state: State, tile_id: str, singles: int, doubles: int = 0) -> State:

@@ -210,10 +210,15 @@ def test_an_empty_supply_offers_no_decoration() -> None:
     refused(state, decorate("fountain", (1, 0), (2, 0)))
 
 
-def test_cells_out_of_order_are_a_bad_move() -> None:
-    garden = garden_with(tile("C01", 0, 0, 1, symbols="-F--"), tile("C09", 2, 0, 1, symbols="F---"))
+def test_a_far_end_off_the_board_or_a_statue_with_a_direction_is_refused() -> None:
+    garden = garden_with(tile("C01", 5, 0, 1, symbols="-F--"), tile("C09", 6, 2, 1))
     state = building(garden, taken=None, placed=[1], taken_placed=True)
-    refused(state, decorate("fountain", (2, 0), (1, 0)), code="bad_move")
+    off = {"type": "decorate", "kind": "fountain", "x": 7, "y": 0, "toward": "east"}
+    refused(state, off)
+    statue = {"type": "decorate", "kind": "statue", "x": 6, "y": 0, "toward": "east"}
+    refused(state, statue, code="bad_move")
+    stairs = {"type": "decorate", "kind": "stairs", "x": 6, "y": 0, "toward": None}
+    refused(state, stairs, code="bad_move")
 
 
 # --- Round effects that change symbols (§2.8, D20) -----------------------------------------
@@ -224,14 +229,14 @@ def test_change_symbol_once_on_a_tile_placed_this_turn_and_it_stays() -> None:
     state = building(garden_with(old, singles=4), taken="C09", revealed=["change_symbol"])
     state = play(state, place_move(2, 0, 1))  # C09 SF--: stairs (2,0), fountain (3,0)
     offered = [m for m in ENGINE.legal_moves(state, 0) if m["type"] == "set_symbol"]
-    cells = {tuple(m["cell"]) for m in offered}
+    cells = {(m["x"], m["y"]) for m in offered}
     assert cells == {(2, 0), (3, 0)}  # the new tile's symbol fields, not (1,0)
-    assert {m["symbol"] for m in offered if m["cell"] == [2, 0]} == {"F", "B", "T"}
-    state = play(state, {"type": "set_symbol", "cell": [2, 0], "symbol": "F"})
+    assert {m["symbol"] for m in offered if (m["x"], m["y"]) == (2, 0)} == {"F", "B", "T"}
+    state = play(state, {"type": "set_symbol", "x": 2, "y": 0, "symbol": "F"})
     assert state.boards[0].tiles[1].symbols == "FF--"
     # Once per turn.
     with pytest.raises(IllegalMove) as caught:
-        play(state, {"type": "set_symbol", "cell": [3, 0], "symbol": "T"})
+        play(state, {"type": "set_symbol", "x": 3, "y": 0, "symbol": "T"})
     assert caught.value.code == "symbol_used"
     # The changed field joins the old tile's fountain.
     state = play(state, decorate("fountain", (1, 0), (2, 0)))
@@ -244,12 +249,12 @@ def test_add_symbol_only_on_blank_fields_of_a_new_tile() -> None:
     state = building(board(singles=4), taken="C09", revealed=["add_symbol"])
     state = play(state, place_move(2, 0, 1))  # SF--: blanks on (3,1) and (2,1)
     offered = [m for m in ENGINE.legal_moves(state, 0) if m["type"] == "set_symbol"]
-    assert {tuple(m["cell"]) for m in offered} == {(3, 1), (2, 1)}
+    assert {(m["x"], m["y"]) for m in offered} == {(3, 1), (2, 1)}
     assert len(offered) == 8
     with pytest.raises(IllegalMove) as caught:
-        play(state, {"type": "set_symbol", "cell": [2, 0], "symbol": "T"})
+        play(state, {"type": "set_symbol", "x": 2, "y": 0, "symbol": "T"})
     assert caught.value.code == "cannot_set_symbol"
-    state = play(state, {"type": "set_symbol", "cell": [2, 1], "symbol": "T"})
+    state = play(state, {"type": "set_symbol", "x": 2, "y": 1, "symbol": "T"})
     assert decorate("statue", (2, 1)) in decorations_offered(state)
 
 
@@ -258,7 +263,7 @@ def test_no_symbol_effect_without_its_token() -> None:
     state = play(state, place_move(2, 0, 1))
     assert not [m for m in ENGINE.legal_moves(state, 0) if m["type"] == "set_symbol"]
     with pytest.raises(IllegalMove) as caught:
-        play(state, {"type": "set_symbol", "cell": [2, 1], "symbol": "T"})
+        play(state, {"type": "set_symbol", "x": 2, "y": 1, "symbol": "T"})
     assert caught.value.code == "no_symbol_effect"
 
 

@@ -66,7 +66,7 @@ def digging(
 
 
 def dig(state: State, x: int, y: int) -> State:
-    return ENGINE.apply_move(state, 0, {"type": "dig", "stack": [x, y]})
+    return ENGINE.apply_move(state, 0, {"type": "dig", "x": x, "y": y})
 
 
 @pytest.mark.parametrize(
@@ -115,7 +115,7 @@ def test_two_player_quarry_after_removals() -> None:
     state = ENGINE.new_game(2, seed=6)
     for x, y in [(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (1, 1)]:
         seat = ENGINE.to_move(state)[0]
-        state = ENGINE.apply_move(state, seat, {"type": "remove_clay", "stack": [x, y]})
+        state = ENGINE.apply_move(state, seat, {"type": "remove_clay", "x": x, "y": y})
     heights = [[len(state.quarry[y * 4 + x]) for x in range(4)] for y in range(4)]
     assert heights == [[2, 2, 2, 2], [2, 2, 3, 3], [3, 3, 3, 3], [3, 3, 3, 3]]
     view = ENGINE.view(state, 0)
@@ -158,7 +158,7 @@ def test_a_short_supply_gives_what_remains() -> None:
 
 def test_digging_an_empty_stack_is_refused() -> None:
     state = digging(EXAMPLE_HEIGHTS, {}, ["white", "pink"])
-    assert {"type": "dig", "stack": [1, 2]} not in ENGINE.legal_moves(state, 0)
+    assert {"type": "dig", "x": 1, "y": 2} not in ENGINE.legal_moves(state, 0)
     with pytest.raises(IllegalMove) as caught:
         dig(state, 1, 2)
     assert caught.value.code == "empty_stack"

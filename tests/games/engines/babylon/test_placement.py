@@ -168,7 +168,8 @@ def test_t5_on_one_single_and_three_doubles() -> None:
     assert after.boards[0].singles == 0
     assert after.turn.doubles == 0
     option = {
-        "anchor": [4, 1],
+        "x": 4,
+        "y": 1,
         "level": 2,
         "open_corner": None,
         "supports": ["single", "double", "double", "double"],
@@ -278,7 +279,7 @@ def test_a_statue_cannot_hold_a_double_gap() -> None:
     options = [
         (o["level"], o["open_corner"], o["supports"][0])
         for o in ENGINE.view(state, 0)["legal"]["place"]
-        if o["anchor"] == [1, 1]
+        if (o["x"], o["y"]) == (1, 1)
     ]
     assert (2, None, "statue") in options
     assert sorted(o[:2] for o in options if o[0] == 3) == [(3, 0)]

@@ -141,17 +141,18 @@ def test_same_seed_and_moves_give_the_same_game(players: int, seed: int) -> None
     assert ENGINE.dump(replay(first, moves)) == ENGINE.dump(replay(again, moves))
 
 
-CELL = st.lists(st.integers(-1, 8), min_size=2, max_size=2)
-VALUES = st.one_of(
-    st.integers(-2, 8), st.none(), st.booleans(), st.text(max_size=2), CELL, st.floats()
-)
+COORD = st.one_of(st.integers(-1, 8), st.booleans(), st.none(), st.just([1, 1]))
+VALUES = st.one_of(st.integers(-2, 8), st.none(), st.booleans(), st.text(max_size=2), st.floats())
 MOVES = st.one_of(
-    st.fixed_dictionaries({"type": st.sampled_from(["dig", "remove_clay"]), "stack": CELL}),
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["dig", "remove_clay"]), "x": COORD, "y": COORD}
+    ),
     st.fixed_dictionaries(
         {
             "type": st.just("place"),
             "tile": st.sampled_from(["taken", "stored", "other"]),
-            "anchor": CELL,
+            "x": COORD,
+            "y": COORD,
             "rotation": st.integers(-1, 4),
             "level": st.integers(0, 4),
             "open_corner": st.one_of(st.none(), st.integers(-1, 4)),
@@ -161,16 +162,23 @@ MOVES = st.one_of(
         {
             "type": st.just("decorate"),
             "kind": st.sampled_from(["stairs", "fountain", "bridge", "statue", "tower"]),
-            "cells": st.lists(CELL, max_size=3),
+            "x": COORD,
+            "y": COORD,
+            "toward": st.sampled_from(["east", "south", "west", None]),
         }
     ),
     st.fixed_dictionaries(
-        {"type": st.just("set_symbol"), "cell": CELL, "symbol": st.sampled_from("SFBTX-")}
+        {
+            "type": st.just("set_symbol"),
+            "x": COORD,
+            "y": COORD,
+            "symbol": st.sampled_from("SFBTX-"),
+        }
     ),
     st.fixed_dictionaries(
         {"type": st.just("end_turn"), "taken": st.sampled_from(["store", "discard", None, 1])}
     ),
-    st.dictionaries(st.sampled_from(["type", "stack", "cells", "taken", "x"]), VALUES),
+    st.dictionaries(st.sampled_from(["type", "x", "y", "toward", "taken", "kind"]), VALUES),
     VALUES,
 )
 
@@ -226,7 +234,8 @@ def test_legal_moves_are_exactly_the_moves_the_engine_accepts(seed: int) -> None
             {
                 "type": "place",
                 "tile": tile,
-                "anchor": [x, y],
+                "x": x,
+                "y": y,
                 "rotation": rotation,
                 "level": level,
                 "open_corner": corner,
@@ -238,13 +247,17 @@ def test_legal_moves_are_exactly_the_moves_the_engine_accepts(seed: int) -> None
             for corner in (None, 0, 1, 2, 3)
             for rotation in (0, 3)
         ]
-        cells = [[x, y] for y in range(8) for x in range(8)]
-        candidates += [{"type": "decorate", "kind": "statue", "cells": [c]} for c in cells]
         candidates += [
-            {"type": "decorate", "kind": kind, "cells": [a, b]}
-            for kind in ("stairs", "fountain", "bridge")
-            for i, a in enumerate(cells)
-            for b in cells[i + 1 :]
+            {"type": "decorate", "kind": kind, "x": x, "y": y, "toward": toward}
+            for x in range(8)
+            for y in range(8)
+            for kind, towards in [
+                ("statue", [None]),
+                ("stairs", ["east", "south"]),
+                ("fountain", ["east", "south"]),
+                ("bridge", ["east", "south"]),
+            ]
+            for toward in towards
         ]
         accepted = set()
         for move in candidates:

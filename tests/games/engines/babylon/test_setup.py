@@ -78,11 +78,11 @@ def test_clay_removals_tokens_and_first_player(
 
 def test_only_clay_may_be_removed() -> None:
     state = ENGINE.new_game(2, seed=2)
-    state = ENGINE.apply_move(state, 0, {"type": "remove_clay", "stack": [2, 2]})
+    state = ENGINE.apply_move(state, 0, {"type": "remove_clay", "x": 2, "y": 2})
     # The stack now shows granite: neither seat may remove it.
-    assert {"type": "remove_clay", "stack": [2, 2]} not in ENGINE.legal_moves(state, 1)
+    assert {"type": "remove_clay", "x": 2, "y": 2} not in ENGINE.legal_moves(state, 1)
     with pytest.raises(IllegalMove) as caught:
-        ENGINE.apply_move(state, 1, {"type": "remove_clay", "stack": [2, 2]})
+        ENGINE.apply_move(state, 1, {"type": "remove_clay", "x": 2, "y": 2})
     assert caught.value.code == "not_clay"
 
 
