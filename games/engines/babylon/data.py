@@ -232,5 +232,6 @@ CATEGORIES: Final = (
     "belvederes",
 )
 
-# Option defaults (the only option: which flower each seat plays).
-DEFAULT_OPTIONS: Final[dict[str, object]] = {"flowers": list(DEFAULT_FLOWER_ORDER)}
+# Option defaults. The only option, `flowers`, gives the first seats their boards in seat
+# order; the other seats take the remaining flowers in DEFAULT_FLOWER_ORDER.
+DEFAULT_OPTIONS: Final[dict[str, object]] = {"flowers": []}

@@ -136,6 +136,8 @@ class Babylon:
 
 
 def _flowers(options: dict[str, Any] | None, players: int) -> tuple[str, ...]:
+    """§2.1 step 3: `options["flowers"]` gives the first seats their boards, in seat order;
+    the other seats get the remaining flowers in the default order."""
     if options is None:
         return data.DEFAULT_FLOWER_ORDER[:players]
     if not isinstance(options, dict):
@@ -143,15 +145,15 @@ def _flowers(options: dict[str, Any] | None, players: int) -> tuple[str, ...]:
     unknown = sorted(set(options) - set(data.DEFAULT_OPTIONS))
     if unknown:
         raise ValueError(f"Unknown option(s) {unknown}; allowed: {sorted(data.DEFAULT_OPTIONS)}.")
-    flowers = options.get("flowers", list(data.DEFAULT_FLOWER_ORDER))
+    chosen = options.get("flowers", [])
     if (
-        not isinstance(flowers, list)
-        or not all(isinstance(f, str) and f in data.FLOWERS for f in flowers)
-        or len(set(flowers)) != len(flowers)
-        or len(flowers) < players
+        not isinstance(chosen, list)
+        or not all(isinstance(f, str) and f in data.FLOWERS for f in chosen)
+        or len(set(chosen)) != len(chosen)
     ):
         raise ValueError(f"Option 'flowers' lists distinct flowers from {list(data.FLOWERS)}.")
-    return tuple(flowers[:players])
+    rest = [f for f in data.DEFAULT_FLOWER_ORDER if f not in chosen]
+    return tuple([*chosen, *rest][:players])
 
 
 def _stack_index(s: State, x: int, y: int) -> int:

@@ -33,6 +33,10 @@ def test_flowers_option_chooses_the_boards() -> None:
     state = ENGINE.new_game(2, seed=1, options={"flowers": ["white", "blue"]})
     assert state.flowers == ("white", "blue")
     assert state.boards[0].stored == "S-white"
+    # The first seats get the chosen flowers, the others the rest in the usual order.
+    state = ENGINE.new_game(3, seed=1, options={"flowers": ["blue"]})
+    assert state.flowers == ("blue", "orange", "pink")
+    assert ENGINE.new_game(2, seed=1, options={"flowers": []}).flowers == ("orange", "pink")
     with pytest.raises(ValueError):
         ENGINE.new_game(2, seed=1, options={"flowers": ["white", "white"]})
     with pytest.raises(ValueError):

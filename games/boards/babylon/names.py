@@ -1,0 +1,95 @@
+"""Names of Babylon's things on the site: flowers, materials, symbols, pillars, corners and
+round effects in the reader's language, and how a cell or a tile is called."""
+
+from __future__ import annotations
+
+from django.utils.translation import pgettext, pgettext_lazy
+
+from games.engines.babylon import data
+
+FLOWERS = {
+    "orange": (pgettext_lazy("babylon", "orange flower"), "#e8833a"),
+    "pink": (pgettext_lazy("babylon", "pink flower"), "#e06aa3"),
+    "blue": (pgettext_lazy("babylon", "blue flower"), "#3f7fc1"),
+    "white": (pgettext_lazy("babylon", "white flower"), "#f3efe4"),
+}
+
+
+MATERIALS = {
+    "clay": (pgettext_lazy("babylon", "clay"), "#b0703c"),
+    "granite": (pgettext_lazy("babylon", "granite"), "#9b9b98"),
+    "basalt": (pgettext_lazy("babylon", "basalt"), "#3b3a38"),
+    None: (pgettext_lazy("babylon", "starting tile"), "#d8c9a3"),
+}
+
+
+SYMBOLS = {
+    "S": pgettext_lazy("babylon", "stairs"),
+    "F": pgettext_lazy("babylon", "fountain"),
+    "B": pgettext_lazy("babylon", "bridge"),
+    "T": pgettext_lazy("babylon", "statue"),
+}
+
+
+SYMBOL_OF = {"stairs": "S", "fountain": "F", "bridge": "B", "statue": "T"}
+
+
+PIECES = {
+    "single": pgettext_lazy("babylon", "single pillar"),
+    "double": pgettext_lazy("babylon", "double pillar"),
+    "statue": pgettext_lazy("babylon", "statue used as a pillar"),
+    None: pgettext_lazy("babylon", "open (belvedere)"),
+}
+
+
+CORNERS = (
+    pgettext_lazy("babylon", "north-west"),
+    pgettext_lazy("babylon", "north-east"),
+    pgettext_lazy("babylon", "south-east"),
+    pgettext_lazy("babylon", "south-west"),
+)
+
+
+EFFECTS = {
+    "none": pgettext_lazy("babylon", "No effect this round."),
+    "gain_single": pgettext_lazy("babylon", "Take 1 single pillar from the supply when you dig."),
+    "gain_double": pgettext_lazy(
+        "babylon", "Take 1 double pillar from the supply when you dig (it cannot be stored)."
+    ),
+    "change_symbol": pgettext_lazy(
+        "babylon", "Once this turn, change a symbol of a tile you built this turn."
+    ),
+    "add_symbol": pgettext_lazy(
+        "babylon", "Once this turn, give a blank field of a tile you built this turn a symbol."
+    ),
+    "flower_double": pgettext_lazy(
+        "babylon", "A tile of your flower gives 2 single pillars instead of 1."
+    ),
+    "dig_minus_one": pgettext_lazy("babylon", "Digging gives 1 single pillar fewer."),
+}
+
+
+def cell_name(x: int, y: int) -> str:
+    return f"{'ABCDEFGH'[x]}{y + 1}"
+
+
+def tile_name(tile: str) -> str:
+    """ "C07 (clay, pink flower)", or "the starting tile (white flower)"."""
+    flower, _ = data.TILES[tile]
+    material = data.material(tile)
+    if material is None:
+        return pgettext("babylon", "the starting tile (%(flower)s)") % {
+            "flower": FLOWERS[flower][0]
+        }
+    return pgettext("babylon", "%(tile)s (%(material)s, %(flower)s)") % {
+        "tile": tile,
+        "flower": FLOWERS[flower][0],
+        "material": MATERIALS[material][0],
+    }
+
+
+def points(kind: str, at: list[list[int]]) -> int:
+    levels = [part[2] for part in at]
+    if kind == "stairs":
+        return sum(levels)
+    return {"fountain": 3, "bridge": 3, "statue": 1}.get(kind, 0) * levels[0]
