@@ -19,8 +19,10 @@ out of discs). A finished game is judged by its real scores.
 A position inside a build (offers open, or offers revealed) is judged after the build:
 the players still to offer offer by a simple rule (`policy_offer`), and the active
 player takes the choice that is best for him by the same estimates (`best_choice`).
-That is how the greedy bot values its build and offer moves. Everything is read from
-the state it is given, which for a bot is a determinization of its own view.
+That is how the greedy bot values its build and offer moves. Since the hands that decide
+the build are hidden from the judging seat, the build is judged over a few fresh deals of
+them (`resampled`). Everything is read from the state it is given, which for a bot is a
+determinization of its own view.
 
 Two optional helpers serve the whole-turn search of `games/bots/turn_mcts.py`:
 `information_key` (what a seat can see) and `turns` (a seat's best complete turns).
@@ -29,9 +31,11 @@ Two optional helpers serve the whole-turn search of `games/bots/turn_mcts.py`:
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from games.engines.base import Rng
 from games.engines.tower_of_babel import data, table
 from games.engines.tower_of_babel.engine import accept_options
 from games.engines.tower_of_babel.scoring import disc_set_bonus, scores, wonder_awards
@@ -46,7 +50,11 @@ from games.engines.tower_of_babel.state import (
 )
 
 # Points that make a clear lead; MCTS squashes evaluations with it.
-SCALE = 10.0
+SCALE = 4.0
+# Deals of the hidden hands a position inside a build is judged with (see `resampled`).
+SAMPLES = 4
+# Turns the whole-turn search may consider at a decision: the best few by `evaluate`.
+SEARCH_WIDTH = 3
 
 # Share of the gap between "3 for taking part" and the current majority's award that a
 # seat is credited with, by the number of discs still on the wonder.
@@ -75,7 +83,46 @@ TRADE_FOR_SET_GAIN = 5
 
 
 def evaluate(state: State, seat: int) -> float:
-    return _relative(settled_estimates(state), seat)
+    samples = resampled(state, seat)
+    return sum(_relative(settled_estimates(s), seat) for s in samples) / len(samples)
+
+
+def resampled(state: State, seat: int) -> list[State]:
+    """Inside a build, the position judged with the hands that decide it dealt again.
+
+    The players still to offer and the active player decide how the build ends, and `seat`
+    cannot see their hands; one sampled deal (a bot's determinization) would make the
+    judgement hang on luck. So those hands and the deck are shuffled together and dealt
+    again in the same sizes, `SAMPLES` times from a fixed seed (the same for every move
+    compared at one decision), and the judgements are averaged. Nothing `seat` can see
+    changes, so nothing hidden leaks in.
+    """
+    if state.phase not in (OFFERS, RESOLVE) or SAMPLES <= 1:
+        return [state]
+    assert state.build is not None
+    hidden = [s for s in state.build.waiting if s != seat] if state.phase == OFFERS else []
+    if state.active != seat:
+        hidden.append(state.active)
+    if not hidden:
+        return [state]
+    pool = list(state.deck)
+    for s in hidden:
+        pool.extend(k for k in range(4) for _ in range(state.hands[s][k]))
+    result = []
+    for sample in range(SAMPLES):
+        rng = Rng.from_seed(state.turn * 1_000_003 + seat * 1_009 + sample)
+        cards, _ = rng.shuffle(pool)
+        hands = list(state.hands)
+        at = 0
+        for s in hidden:
+            size = sum(state.hands[s])
+            dealt = [0, 0, 0, 0]
+            for card in cards[at : at + size]:
+                dealt[card] += 1
+            at += size
+            hands[s] = (dealt[0], dealt[1], dealt[2], dealt[3])
+        result.append(replace(state, hands=tuple(hands), deck=tuple(cards[at:])))
+    return result
 
 
 def _relative(values: list[float], seat: int) -> float:
@@ -392,7 +439,7 @@ def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[st
 
     walk(state, [])
     found.sort(key=lambda item: -item[0])
-    return found[:limit]
+    return found[: min(limit, SEARCH_WIDTH)]
 
 
 def _search_moves(state: State, seat: int) -> list[dict[str, Any]]:

@@ -164,3 +164,17 @@ def test_the_bots_play_whole_games_through_the_protocol() -> None:
         state = ENGINE.apply_move(state, seat, choose(state, seat, levels[seat], seed=ply))
     assert ENGINE.is_over(state)
     assert sorted(ENGINE.scores(state)["ranking"]) == [RED, YELLOW, GREEN]
+
+
+def test_a_build_is_judged_over_fresh_deals_of_the_hands_the_seat_cannot_see() -> None:
+    for phase in (OFFERS, RESOLVE):
+        for state in positions(seed=13, phase=phase, count=4):
+            seat = ENGINE.to_move(state)[0]
+            samples = tob_evaluate.resampled(state, seat)
+            assert len(samples) in (1, tob_evaluate.SAMPLES)
+            for sample in samples:
+                assert ENGINE.view(sample, seat) == ENGINE.view(state, seat)
+            if len(samples) > 1:
+                assert len({s.hands for s in samples}) > 1
+            # The same position is always judged with the same deals.
+            assert tob_evaluate.evaluate(state, seat) == tob_evaluate.evaluate(state, seat)
