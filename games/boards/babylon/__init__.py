@@ -249,7 +249,7 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
                 "name": names[position],
                 "is_mine": position == seat,
                 "is_current": position == view["current"],
-                "flower": FLOWERS[view["flowers"][position]][0],
+                "flower": str(FLOWERS[view["flowers"][position]][0]),
                 "colour": FLOWERS[view["flowers"][position]][1],
                 "top": drawing.top_view(garden, marked),
                 "iso": drawing.iso_view(garden),
