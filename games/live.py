@@ -73,7 +73,6 @@ class Hub:
         self.boards: OrderedDict[tuple[Any, ...], asyncio.Future[str]] = OrderedDict()
         self.groups_lock = asyncio.Lock()
         self.tasks: list[asyncio.Task[None]] = []
-        self.renders = 0  # how many boards this hub rendered (tests, the benchmark)
 
     # --- sockets come and go ------------------------------------------------------------------
 
@@ -172,7 +171,6 @@ class Hub:
         if future is None:
             future = asyncio.ensure_future(render_board(game, position, language))
             self.boards[key] = future
-            self.renders += 1
             while len(self.boards) > KEEP_BOARDS:
                 self.boards.popitem(last=False)
         try:
