@@ -111,22 +111,16 @@ def options(board: Board) -> tuple[Option, ...]:
             missing = supports.count(None)
             if missing > 1:
                 continue
+            singles, doubles = supports.count(SINGLE), supports.count(DOUBLE)
             opens = (supports.index(None),) if missing else ALL_OPEN
             for open_corner in opens:
-                if open_corner is None:
-                    held = supports
+                if open_corner is None or missing:
+                    held, s, d = supports, singles, doubles
                 else:
+                    gone = supports[open_corner]
                     held = supports[:open_corner] + (None,) + supports[open_corner + 1 :]
-                found.append(
-                    Option(
-                        anchor,
-                        level,
-                        open_corner,
-                        held,  # type: ignore[arg-type]
-                        held.count(SINGLE),
-                        held.count(DOUBLE),
-                    )
-                )
+                    s, d = singles - (gone == SINGLE), doubles - (gone == DOUBLE)
+                found.append(Option(anchor, level, open_corner, held, s, d))  # type: ignore[arg-type]
     result = tuple(found)
     board.cache["options"] = result
     return result
@@ -143,19 +137,6 @@ def find(board: Board, x: int, y: int, level: int, open_corner: int | None) -> O
 def exchanges_needed(option: Option, pool_doubles: int) -> int:
     """Doubles missing from the pool, bought with 2 singles each (§2.4 rule 8)."""
     return max(0, option.doubles - pool_doubles)
-
-
-def affordable(
-    option: Option, singles: int, doubles: int, supply_doubles: int, belvederes: int
-) -> bool:
-    """§2.4 rules 7-8: enough singles (with exchanges), doubles to exchange for, and a
-    belvedere for an open corner."""
-    swap = exchanges_needed(option, doubles)
-    if swap > supply_doubles:
-        return False
-    if option.open_corner is not None and belvederes < 1:
-        return False
-    return singles >= option.singles + 2 * swap
 
 
 def place(board: Board, tile_id: str, option: Option, rotation: int) -> Board:

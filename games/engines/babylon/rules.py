@@ -58,15 +58,23 @@ def placeable_tiles(s: State) -> list[str]:
 
 
 def affordable_options(s: State) -> list[placement.Option]:
+    """The placements the seat to move can pay for now (§2.4 rules 7-8): enough singles,
+    doubles in the supply for the exchanges, and a belvedere for an open corner."""
     board = s.boards[s.current]
-    supply = s.supply
-    return [
-        option
-        for option in placement.options(board)
-        if placement.affordable(
-            option, board.singles, s.turn.doubles, supply.doubles, supply.belvederes
-        )
-    ]
+    singles, doubles = board.singles, s.turn.doubles
+    supply_doubles, belvedere = s.supply.doubles, s.supply.belvederes > 0
+    found = []
+    for option in placement.options(board):
+        swap = option.doubles - doubles
+        if swap > 0:
+            if swap > supply_doubles or singles < option.singles + 2 * swap:
+                continue
+        elif singles < option.singles:
+            continue
+        if option.open_corner is not None and not belvedere:
+            continue
+        found.append(option)
+    return found
 
 
 def build_moves(s: State) -> list[dict[str, Any]]:
@@ -76,20 +84,20 @@ def build_moves(s: State) -> list[dict[str, Any]]:
     tiles = placeable_tiles(s)
     if tiles:
         for option in affordable_options(s):
-            x, y = option.x, option.y
+            x, y, level, corner = option.x, option.y, option.level, option.open_corner
             for tile in tiles:
-                for rotation in data.ROTATIONS:
-                    moves.append(
-                        {
-                            "type": PLACE,
-                            "tile": tile,
-                            "x": x,
-                            "y": y,
-                            "rotation": rotation,
-                            "level": option.level,
-                            "open_corner": option.open_corner,
-                        }
-                    )
+                moves += [
+                    {
+                        "type": PLACE,
+                        "tile": tile,
+                        "x": x,
+                        "y": y,
+                        "rotation": rotation,
+                        "level": level,
+                        "open_corner": corner,
+                    }
+                    for rotation in data.ROTATIONS
+                ]
     board = s.boards[s.current]
     for kind, cells in decorations.legal(board, s.turn.placed, s.supply):
         moves.append(decorate_move(kind, tuple(geometry.xy(c) for c in cells)))
