@@ -51,13 +51,17 @@ class GameConsumer(AsyncWebsocketConsumer):
         # The waiting room of an open game only needs a hint to fetch itself again.
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.room = query.get("page") == ["room"]
-        await self.accept()
-        # The process's hub hears the game's announcements for all its sockets (games/live).
-        self.hub = live.hub()
-        await self.hub.join(self)
         # A member with a page of the game open is not sent "your turn" (games/services/notices).
         await self.page_opened(user.pk)
         self.renewing = asyncio.create_task(self.renew_page())
+        # The process's hub hears the game's announcements for all its sockets (games/live).
+        # Joined before the socket is accepted, so no move made after that can be missed; a
+        # board that comes before the acceptance is dropped (the page fetches one on opening).
+        self.accepted = False
+        self.hub = live.hub()
+        await self.hub.join(self)
+        await self.accept()
+        self.accepted = True
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "hub"):
@@ -94,6 +98,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_changed(self, event: dict[str, Any]) -> None:
         """Called by the hub for each announcement of this socket's game."""
+        if not self.accepted:
+            return
         if self.room:
             await self.send(text_data=ROOM_SIGNAL.format(version=int(event.get("version", 0))))
             return

@@ -171,17 +171,36 @@ async def test_one_render_per_viewpoint_and_language_serves_every_socket(monkeyp
     assert all('data-version="1"' in html for html in got.values())
 
 
-async def test_a_process_joins_a_games_group_once_whatever_its_number_of_sockets() -> None:
+async def test_a_process_joins_a_games_group_once_whatever_its_number_of_sockets(
+    monkeypatch,
+) -> None:
     """An announcement crosses the channel layer once per server process, not per socket."""
+    layer = get_channel_layer()
+    joined: list[tuple[str, str]] = []
+    left: list[tuple[str, str]] = []
+    real_add, real_discard = layer.group_add, layer.group_discard
+
+    async def group_add(group: str, channel: str) -> None:
+        joined.append((group, channel))
+        await real_add(group, channel)
+
+    async def group_discard(group: str, channel: str) -> None:
+        left.append((group, channel))
+        await real_discard(group, channel)
+
+    monkeypatch.setattr(layer, "group_add", group_add)
+    monkeypatch.setattr(layer, "group_discard", group_discard)
     game, alice, bob, carol = await two_member_game()
     sockets = [await connect(game.pk, user) for user in (alice, bob, carol, carol)]
-    layer = get_channel_layer()
     try:
-        assert len(layer.groups[broadcast.group_name(game.pk)]) == 1
+        assert [group for group, _ in joined] == [broadcast.group_name(game.pk)]
+        await play_first_move(game)
+        for socket in sockets:
+            assert 'data-version="1"' in await socket.receive_from(timeout=10)
     finally:
         for socket in sockets:
             await socket.disconnect()
-    assert broadcast.group_name(game.pk) not in layer.groups
+    assert left == joined  # the last socket gone, the process leaves the group
 
 
 async def test_a_seats_message_never_contains_another_seats_hidden_information() -> None:
