@@ -53,7 +53,14 @@ def test_the_policy_blocks_nothing_and_the_moved_handlers_work(
     page.wait_for_url("**seat=1**")
 
     # The invite link selects itself when clicked, ready to copy.
+    # The room fetches itself again once its socket opens: click after that refresh, or the
+    # swap replaces the field that was just selected.
+    page.add_init_script(
+        "document.addEventListener('htmx:afterSettle', (e) => {"
+        " if (e.target.id === 'waiting-room') { window.roomRefreshed = true; } })"
+    )
     page.goto(f"{base}/games/{room.pk}/join/")
+    page.wait_for_function("() => window.roomRefreshed === true")
     page.locator("input.invite-link").first.click()
     selected = page.evaluate(
         "() => { const f = document.querySelector('input.invite-link');"
