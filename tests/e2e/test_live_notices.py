@@ -1,0 +1,95 @@
+"""Issue 10, defects 2 and 3 in a real browser: the notification badge on every page and the
+lobby's lists update by themselves, and a badge whose socket dropped catches up over HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from accounts import services as accounts_services
+from games import services
+from tests.conftest import make_user
+from tests.e2e.test_play import TURN_TIMEOUT_MS, in_another_thread, logged_in_page
+from tests.games.conftest import waiting_game
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+COUNT_SOCKETS = """document.addEventListener("htmx:wsOpen", (event) => {
+  window.opened = window.opened || {};
+  window.opened[event.target.id] = (window.opened[event.target.id] || 0) + 1;
+})"""
+
+
+def badge(page: Any) -> tuple[str, bool]:
+    element = page.locator("#notifications-count")
+    return element.inner_text(), element.is_visible()
+
+
+def test_the_lobby_shows_a_new_game_and_the_badge_counts_a_join_without_a_reload(
+    asgi_server: str, new_page: Any
+) -> None:
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    game = waiting_game(alice, players=3)
+    page = logged_in_page(new_page, asgi_server, alice)
+    page.add_init_script(COUNT_SOCKETS)
+    page.goto(f"http://{asgi_server}{reverse('games:lobby')}")
+    page.wait_for_function(
+        "() => window.opened && window.opened['lobby-live'] && window.opened['live-notifications']"
+    )
+    page.evaluate("window.stillTheSamePage = true")
+    assert badge(page)[1] is False  # nothing unread yet: no badge
+
+    # Another member opens a game: it appears among the open games (defect 3).
+    carol = make_user("carol", display_name="Carol")
+    opened: list[Any] = []
+    in_another_thread(lambda: opened.append(waiting_game(carol, players=2)))
+    page.wait_for_selector(f'#lobby-lists [data-game="{opened[0].pk}"]', timeout=TURN_TIMEOUT_MS)
+
+    # bob takes a seat in alice's game: she is told, live, on the page she has open (defect 2).
+    in_another_thread(lambda: services.join_seat(game_id=game.pk, user=bob))
+    page.wait_for_function(
+        "() => document.querySelector('#notifications-count').textContent.trim() === '1'",
+        timeout=TURN_TIMEOUT_MS,
+    )
+    assert badge(page) == ("1", True)
+    page.wait_for_selector("#live-notifications .toast >> text=Bob joined your game")
+    assert page.evaluate("window.stillTheSamePage") is True
+    assert page.errors == []
+
+
+def test_a_badge_whose_socket_dropped_catches_up_over_http(asgi_server: str, new_page: Any) -> None:
+    """The notifications missed while the socket was cut are counted when it reconnects."""
+    alice = make_user("alice", display_name="Alice")
+    sockets: list[Any] = []
+    cut = {"on": False}
+
+    def relay(ws: Any) -> None:
+        server = ws.connect_to_server()
+        sockets.append(ws)
+        server.on_message(lambda m: None if cut["on"] else ws.send(m))
+        ws.on_message(lambda m: server.send(m))
+
+    page = logged_in_page(new_page, asgi_server, alice)
+    page.route_web_socket(lambda url: "/ws/notifications/" in url, relay)
+    page.add_init_script(COUNT_SOCKETS)
+    page.goto(f"http://{asgi_server}{reverse('accounts:profile')}")
+    page.wait_for_function("() => window.opened && window.opened['live-notifications'] === 1")
+    page.evaluate("window.stillTheSamePage = true")
+
+    cut["on"] = True
+    for text in ("It is your turn", "Bob joined your game"):
+        in_another_thread(lambda text=text: accounts_services.notify(user=alice, message=text))
+    page.wait_for_timeout(500)
+    assert badge(page)[1] is False  # both messages were lost on the way
+    cut["on"] = False
+    with page.expect_response(lambda r: "/notifications/badge/" in r.url) as fetched:
+        sockets[0].close(code=1012)  # htmx reconnects and asks for the badge
+    assert fetched.value.status == 200
+    page.wait_for_function(
+        "() => document.querySelector('#notifications-count').textContent.trim() === '2'",
+        timeout=TURN_TIMEOUT_MS,
+    )
+    assert page.evaluate("window.stillTheSamePage") is True
+    assert page.errors == []
