@@ -26,7 +26,6 @@ from typing import Any, Protocol
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db.models import Prefetch
-from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import broadcast
@@ -208,9 +207,7 @@ def read_game(game_id: int) -> Snapshot:
 @database_sync_to_async
 def render_board(game: Game, position: int | None, language: str) -> str:
     """The board partial for one viewpoint, from that seat's view only (principle 4)."""
-    from games import rendering, services
+    from games import rendering
 
     with translation.override(language):
-        view = services.view_for(game=game, seat=position)
-        ctx = rendering.board_context(game=game, seat=position, view=view)
-        return render_to_string("games/play.html#board", ctx)
+        return rendering.board_html(game=game, seat=position)

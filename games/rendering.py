@@ -9,7 +9,7 @@ move log, the score table and chart, and the context of the board partial.
 
 `board_context()` is the single place that assembles a board; the play page, the HTTP
 board partial, the htmx move answer, the replay viewer and the websocket consumer
-(through `live_fragments()`) all use it, so they cannot drift apart.
+(through `board_html()`) all use it, so they cannot drift apart.
 """
 
 from __future__ import annotations
@@ -325,17 +325,14 @@ def board_context(
     return ctx
 
 
-def live_fragments(*, game: Any, seat: Any, user: Any = None) -> str:
-    """The HTML a game socket sends: the board for this socket's own seat, swapped by id.
-
-    Rendered afresh from the database for each socket (principle 4), carrying the move
-    number in `data-version` so the browser can tell a gap (principle 6).
-    """
+def board_html(*, game: Any, seat: Any) -> str:
+    """The board partial a game socket sends for one viewpoint (None: a spectator), rendered
+    from that seat's view only (principle 4) and carrying the move number in `data-version`
+    so the browser can tell a gap (principle 7). `games.live` renders it once per game, move,
+    viewpoint and language and shares it among the sockets that need exactly that."""
     from games import services
 
-    game.refresh_from_db()
     position = seat_position(seat)
     view = services.view_for(game=game, seat=position)
     ctx = board_context(game=game, seat=position, view=view)
-    ctx["user"] = user
     return render_to_string("games/play.html#board", ctx)

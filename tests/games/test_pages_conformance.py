@@ -87,7 +87,8 @@ def bot_table(engine: Engine, players: int, seed: int) -> Game:
 
 def render(game: Game, seat: int | None, language: str) -> str:
     with translation.override(language):
-        return rendering.live_fragments(game=game, seat=seat)
+        # What a game socket sends (games.live renders it with this same function).
+        return rendering.board_html(game=Game.objects.get(pk=game.pk), seat=seat)
 
 
 def svg_blocks(html: str) -> list[ET.Element]:

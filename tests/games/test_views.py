@@ -468,13 +468,15 @@ def test_the_live_board_offers_the_seat_back_as_soon_as_a_bot_takes_it_over(
     from games import rendering
 
     settings.TURN_TIMEOUT = 60
-    before = rendering.live_fragments(game=game, seat=0, user=alice)
+    before = rendering.board_html(game=Game.objects.get(pk=game.pk), seat=0)
     assert "Take my seat back" not in before and "resign-form" in before
     services.take_over_timed_out_seats(now=timezone.now() + timedelta(minutes=5))
-    live = rendering.live_fragments(game=game, seat=0, user=alice)
+    live = rendering.board_html(game=Game.objects.get(pk=game.pk), seat=0)
     take_back = reverse("games:take_back", args=[game.pk])
     assert f'hx-post="{take_back}"' in live and "Take my seat back" in live
-    assert "Take my seat back" not in rendering.live_fragments(game=game, seat=1)
+    assert "Take my seat back" not in rendering.board_html(
+        game=Game.objects.get(pk=game.pk), seat=1
+    )
     response = client_for(alice).post(take_back, headers=HTMX)
     assert response["HX-Redirect"] == reverse("games:play", args=[game.pk])
     assert not game.seats.get(user=alice).is_bot
