@@ -104,9 +104,13 @@ def options(board: Board) -> tuple[Option, ...]:
                 continue  # rule 3: level by level
             if spans and any(spans.get(c, 0) >= level for c in cells):
                 continue  # rule 5: never under a bridge
-            supports = tuple(
-                (one[c] if level - s == 1 else two[c] if level - s == 2 else None)
-                for c, s in ((c0, s0), (c1, s1), (c2, s2), (c3, s3))
+            # What holds each corner: a gap of 1 or 2 levels, empty or statue (rule 6).
+            g0, g1, g2, g3 = level - s0, level - s1, level - s2, level - s3
+            supports = (
+                one[c0] if g0 == 1 else two[c0] if g0 == 2 else None,
+                one[c1] if g1 == 1 else two[c1] if g1 == 2 else None,
+                one[c2] if g2 == 1 else two[c2] if g2 == 2 else None,
+                one[c3] if g3 == 1 else two[c3] if g3 == 2 else None,
             )
             missing = supports.count(None)
             if missing > 1:
