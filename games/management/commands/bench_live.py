@@ -35,6 +35,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games import engines
+
 ROOT = Path(settings.BASE_DIR)
 BIN = Path(sys.executable).parent
 CHILD = "BENCH_LIVE_CHILD"
@@ -102,7 +104,11 @@ class Command(BaseCommand):
             "--bot-delay", type=float, default=0.5, help="seconds between a move and the next"
         )
         parser.add_argument("--players", type=int, default=2, help="bots per game")
-        parser.add_argument("--engine", default="akropolis")
+        parser.add_argument(
+            "--engine",
+            default=sorted(engines.ENGINE_MODULES)[0],
+            help=f"engine slug, one of: {', '.join(sorted(engines.ENGINE_MODULES))}",
+        )
         parser.add_argument("--workers", type=int, default=1, help="Celery worker processes")
         parser.add_argument(
             "--database-url", default="postgres://postgres@127.0.0.1:5432/club_bench"
