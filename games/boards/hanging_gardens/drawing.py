@@ -1,4 +1,4 @@
-"""The Hanging Gardens on the site: the drawing of the gardens, the card display and the point
+"""The drawing of the gardens, the card display and the point
 tiles from a seat's view, the move log in words and the rulebook section of each step.
 
 Gardens are square grids (games/engines/hanging_gardens/grid.py): x to the right, y down,
@@ -8,278 +8,31 @@ picture reads without colour too.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from functools import partial
 from typing import Any
 
-from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
+from django.utils.translation import pgettext
 
-from games.catalog import GameInfo
-from games.engines.hanging_gardens import data
-from games.svg import view_box
-
-# Moves go into forms as compact JSON: a board lists hundreds of placements.
-compact = partial(json.dumps, separators=(",", ":"))
-
-INFO = GameInfo(
-    "hanging-gardens",
-    "The Hanging Gardens",
-    "Din Li",
-    2008,
-    2,
-    4,
-    gettext_lazy(
-        "Lay overlapping garden cards, build temples on the largest groups of one motif "
-        "and collect point tiles."
-    ),
+from games.boards.hanging_gardens.moves import garden_cells
+from games.boards.hanging_gardens.texts import (
+    BUILDING,
+    BUILDING_FILL,
+    CELL,
+    DISCARD_CARD,
+    MOTIFS,
+    MOVE_TEMPLE,
+    PLACE_CARD,
+    PLACE_TEMPLE,
+    SEAT_COLOURS,
+    SKIP_SCORING,
+    TAKE_TILE,
+    TILE_KINDS,
+    card_label,
+    compact,
+    motif_name,
+    printed_values,
 )
-
-CELL = 28
-BUILDING = "."
-MOTIFS = {
-    "T": ("terrace", pgettext_lazy("hanging gardens", "Terrace"), "#c4553b"),
-    "P": ("park", pgettext_lazy("hanging gardens", "Park"), "#4f9a49"),
-    "A": ("arcade", pgettext_lazy("hanging gardens", "Arcade"), "#d9a62a"),
-    "F": ("fountain", pgettext_lazy("hanging gardens", "Fountain"), "#3f7fc1"),
-}
-BUILDING_FILL = "#efe5cf"
-# Temples in each seat's colour, drawn with a light outline so they stand out on any motif.
-SEAT_COLOURS = ("#7a1f5c", "#1d3f7a", "#222222", "#f4f4f4")
-
-TILE_KINDS = {
-    "queen": (pgettext_lazy("hanging gardens", "Queen"), "#b03a8c"),
-    "king": (pgettext_lazy("hanging gardens", "King"), "#6a48a8"),
-    "tiger": (pgettext_lazy("hanging gardens", "Tiger"), "#d9731c"),
-    "garden": (pgettext_lazy("hanging gardens", "Garden"), "#3c8d3c"),
-    "statue": (pgettext_lazy("hanging gardens", "Statue"), "#7d7d7d"),
-    "chalice": (pgettext_lazy("hanging gardens", "Chalice"), "#b8921c"),
-    "gate": (pgettext_lazy("hanging gardens", "Gate"), "#6b4f2a"),
-    "animal_handler": (pgettext_lazy("hanging gardens", "Animal handler"), "#a85a1c"),
-    "gardener": (pgettext_lazy("hanging gardens", "Gardener"), "#2e6e2e"),
-    "sculptor": (pgettext_lazy("hanging gardens", "Sculptor"), "#5d5d5d"),
-    "priest": (pgettext_lazy("hanging gardens", "Priest"), "#8c6d12"),
-    "guard": (pgettext_lazy("hanging gardens", "Guard"), "#4d3920"),
-}
-
-
-def printed_values(kind: str) -> str:
-    """What a point tile shows (spec §3.4, §3.5): a series' running totals, a person's two
-    values. The numbers, assumed ones included, come from the engine's data module."""
-    if kind in data.SERIES_VALUES:
-        return " · ".join(str(v) for v in data.SERIES_VALUES[kind])
-    if kind in data.PERSONS:
-        _, alone, complete = data.PERSONS[kind]
-        return f"{alone} / {complete}"
-    return f"{data.GUARD_PER_GATE} × {TILE_KINDS[data.GATE][0]}"
-
-
-CATEGORIES = {
-    **{kind: (label, colour) for kind, (label, colour) in TILE_KINDS.items()},
-    "missing": (pgettext_lazy("hanging gardens", "Missing tiles"), "#9a9a9a"),
-}
-
-PLACE_CARD, DISCARD_CARD = "place_card", "discard_card"
-PLACE_TEMPLE, MOVE_TEMPLE, SKIP_SCORING = "place_temple", "move_temple", "skip_scoring"
-TAKE_TILE = "take_tile"
-MOVE_LABELS = {
-    PLACE_CARD: pgettext_lazy("hanging gardens", "placed a building card"),
-    DISCARD_CARD: pgettext_lazy("hanging gardens", "discarded a building card"),
-    PLACE_TEMPLE: pgettext_lazy("hanging gardens", "built a temple"),
-    MOVE_TEMPLE: pgettext_lazy("hanging gardens", "moved a temple"),
-    SKIP_SCORING: pgettext_lazy("hanging gardens", "did not score"),
-    TAKE_TILE: pgettext_lazy("hanging gardens", "took a point tile"),
-}
-# Rulebook sections (rulebooks/content/hanging-gardens/book.json) of each step.
-RULES_SECTIONS = {
-    "place": "building",
-    "temple": "groups",
-    "tile": "groups",
-    "over": "series-scoring",
-}
-
-MESSAGES = {
-    "too_far": pgettext_lazy("hanging gardens", "That is too far from your garden for any card."),
-    "motif_on_table": pgettext_lazy(
-        "hanging gardens",
-        "A motif must lie on a building space or another motif, never on the table.",
-    ),
-    "covers_temple": pgettext_lazy("hanging gardens", "A card may not cover a temple."),
-    "no_such_card": pgettext_lazy("hanging gardens", "That card is not in the display."),
-    "must_place": pgettext_lazy(
-        "hanging gardens", "A card of the display fits your garden, so you must place one."
-    ),
-    "no_temple_left": pgettext_lazy(
-        "hanging gardens", "All five of your temples are out: move one from a smallest group."
-    ),
-    "temples_left": pgettext_lazy(
-        "hanging gardens",
-        "You still have a temple in your supply; temples move only when all five are out.",
-    ),
-    "not_eligible": pgettext_lazy(
-        "hanging gardens",
-        "A temple goes on a group of 3 or more squares without a temple that touches the card "
-        "you just placed.",
-    ),
-    "no_temple_there": pgettext_lazy("hanging gardens", "You have no temple on that square."),
-    "not_smallest": pgettext_lazy("hanging gardens", "Only a temple on a smallest group may move."),
-    "column_not_allowed": pgettext_lazy(
-        "hanging gardens", "Your group is too small for that column of point tiles."
-    ),
-    "empty_slot": pgettext_lazy("hanging gardens", "There is no point tile there."),
-}
-
-
-def error_message(code: str, params: dict[str, Any]) -> str | None:
-    """The member-facing text of one of the engine's IllegalMove codes, or None."""
-    message = MESSAGES.get(code)
-    return str(message) if message is not None else None
-
-
-def rules_section(view: dict[str, Any]) -> str | None:
-    phase = view.get("phase", "")
-    current = view.get("current")
-    # §2.8: with all five temples out, scoring moves one.
-    if phase == "temple" and current is not None and not view["gardens"][current]["temples_left"]:
-        return "moving-temples"
-    return RULES_SECTIONS.get(phase)
-
-
-def card_label(card: int) -> str:
-    return f"H{card:02d}"
-
-
-def motif_name(square: str) -> str:
-    return (
-        str(MOTIFS[square][1])
-        if square in MOTIFS
-        else pgettext("hanging gardens", "Building space")
-    )
-
-
-def tile_name(kind: str) -> str:
-    return str(TILE_KINDS[kind][0]) if kind in TILE_KINDS else kind
-
-
-# --- what a move did, in data and in words ----------------------------------------------------
-
-
-def garden_cells(garden: dict[str, Any]) -> dict[tuple[int, int], str]:
-    """{(x, y): top square} of a garden in the engine's row notation."""
-    x0, y0 = garden["x"], garden["y"]
-    return {
-        (x0 + dx, y0 + dy): square
-        for dy, row in enumerate(garden["rows"])
-        for dx, square in enumerate(row)
-        if square != " "
-    }
-
-
-def group_size(cells: dict[tuple[int, int], str], start: tuple[int, int]) -> int:
-    """Squares connected to `start` with its motif (spec §2.5)."""
-    motif = cells.get(start)
-    if motif is None or motif == BUILDING:
-        return 0
-    seen, todo = {start}, [start]
-    while todo:
-        x, y = todo.pop()
-        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if n not in seen and cells.get(n) == motif:
-                seen.add(n)
-                todo.append(n)
-    return len(seen)
-
-
-def summarize(
-    before: dict[str, Any], seat: int, move: dict[str, Any], after: dict[str, Any]
-) -> dict[str, Any]:
-    """The public facts of a move, from the table's views before and after it."""
-    kind = move["type"]
-    if kind in (PLACE_CARD, DISCARD_CARD):
-        summary: dict[str, Any] = {"card": move["card"]}
-        if kind == PLACE_CARD:
-            entry = next(e for e in before["display"] if e["card"] == move["card"])
-            rows = entry["rotations"][move["rotation"]]
-            summary["cells"] = [
-                [move["x"] + dx, move["y"] + dy]
-                for dy, row in enumerate(rows)
-                for dx in range(len(row))
-            ]
-            summary["rotation"] = move["rotation"]
-        return summary
-    if kind in (PLACE_TEMPLE, MOVE_TEMPLE):
-        cells = garden_cells(after["gardens"][seat])
-        where = (move["x"], move["y"])
-        summary = {
-            "cell": list(where),
-            "motif": cells.get(where, BUILDING),
-            "size": group_size(cells, where),
-            # §2.7: a face-down tile for 6+, and 5-point credits for tiles that were not there.
-            "drew_hidden": after["tiles"][seat]["hidden_count"]
-            - before["tiles"][seat]["hidden_count"],
-            "missing": after["tiles"][seat]["missing"] - before["tiles"][seat]["missing"],
-        }
-        if kind == MOVE_TEMPLE:
-            summary["from"] = [move["from_x"], move["from_y"]]
-        return summary
-    if kind == TAKE_TILE:
-        taken = before["tile_display"][move["column"] - 1][move["slot"] - 1]
-        return {"kind": taken, "column": move["column"], "slot": move["slot"]}
-    return {}
-
-
-def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
-    """One line of the move log: "Anna placed building card H27"."""
-    values = {"name": name}
-    if move_type == PLACE_CARD and "card" in summary:
-        return pgettext("hanging gardens", "%(name)s placed building card %(card)s") % {
-            **values,
-            "card": card_label(summary["card"]),
-        }
-    if move_type == DISCARD_CARD and "card" in summary:
-        return pgettext(
-            "hanging gardens", "%(name)s could place no card and discarded %(card)s"
-        ) % {
-            **values,
-            "card": card_label(summary["card"]),
-        }
-    if move_type in (PLACE_TEMPLE, MOVE_TEMPLE) and "size" in summary:
-        values.update(motif=motif_name(summary["motif"]), size=summary["size"])
-        if move_type == MOVE_TEMPLE:
-            text = npgettext(
-                "hanging gardens",
-                "%(name)s moved a temple to a group of %(size)s square (%(motif)s)",
-                "%(name)s moved a temple to a group of %(size)s squares (%(motif)s)",
-                summary["size"],
-            )
-        else:
-            text = npgettext(
-                "hanging gardens",
-                "%(name)s built a temple on a group of %(size)s square (%(motif)s)",
-                "%(name)s built a temple on a group of %(size)s squares (%(motif)s)",
-                summary["size"],
-            )
-        text %= values
-        if summary.get("drew_hidden"):
-            text += pgettext("hanging gardens", ", drew a face-down tile")
-        if summary.get("missing"):
-            text += npgettext(
-                "hanging gardens",
-                ", %(count)s tile missing: 5 points instead",
-                ", %(count)s tiles missing: 5 points each instead",
-                summary["missing"],
-            ) % {"count": summary["missing"]}
-        return text
-    if move_type == SKIP_SCORING:
-        return pgettext("hanging gardens", "%(name)s did not score a group") % values
-    if move_type == TAKE_TILE and summary.get("kind"):
-        return pgettext("hanging gardens", "%(name)s took the point tile %(tile)s") % {
-            **values,
-            "tile": tile_name(summary["kind"]),
-        }
-    label = MOVE_LABELS.get(move_type)
-    return f"{name} {label}" if label is not None else name
-
+from games.svg import view_box
 
 # --- drawing ----------------------------------------------------------------------------------
 

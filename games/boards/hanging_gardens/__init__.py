@@ -1,0 +1,29 @@
+"""The Hanging Gardens on the site (games/README.md, "Adding a game"): `texts` says what the
+pages say (the lobby entry, labels, messages, rulebook sections), `moves` what a move did in
+data and in words, `drawing` turns a seat's view into the gardens, the display and the tiles.
+"""
+
+from games.boards.hanging_gardens.drawing import board
+from games.boards.hanging_gardens.moves import describe, summarize
+from games.boards.hanging_gardens.texts import (
+    CATEGORIES,
+    INFO,
+    MESSAGES,
+    MOVE_LABELS,
+    RULES_SECTIONS,
+    error_message,
+    rules_section,
+)
+
+__all__ = [
+    "CATEGORIES",
+    "INFO",
+    "MESSAGES",
+    "MOVE_LABELS",
+    "RULES_SECTIONS",
+    "board",
+    "describe",
+    "error_message",
+    "rules_section",
+    "summarize",
+]
