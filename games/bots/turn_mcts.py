@@ -165,7 +165,10 @@ class Search:
         ]
         if not tried:
             return dict(self._ranked(state, self.seat)[0].moves[0])
-        return dict(legal[max(tried)[2][0]])
+        # Ties on visits and mean go to the turn tried first: turn keys may mix tuples and
+        # JSON strings, which do not compare with each other.
+        best = max(tried, key=lambda entry: (entry[0], entry[1]))
+        return dict(legal[best[2][0]])
 
     def decided(self, remaining: float) -> bool:
         """True when `remaining` more iterations could not change the most visited turn."""

@@ -144,3 +144,26 @@ def test_the_search_judges_by_the_engines_evaluation() -> None:
     state = TOY.new_game(2, seed=3)
     found = turn_mcts.search(TOY, TOY.view(state, 0), 0, seed=1, iterations=1)
     assert found.evaluate(state, 0) == evaluation.score_difference(TOY, state, 0)
+
+
+def test_best_move_breaks_an_exact_tie_between_keys_of_different_types() -> None:
+    """Two turns with the same visits and mean, one keyed by a tuple and one by JSON text
+    (moves holding dicts), must not make the choice raise: the first tried wins."""
+    from types import SimpleNamespace
+
+    from games.bots import turn_mcts
+
+    class Engine:
+        def determinize(self, view: Any, seat: int, seed: int) -> str:
+            return "state"
+
+        def legal_moves(self, state: Any, seat: int) -> list[dict]:
+            return [{"type": "a", "n": 1}, {"type": "b", "cards": {"x": 1}}]
+
+    search = object.__new__(turn_mcts.Search)
+    search.engine, search.view, search.seat = Engine(), {}, 0
+    keys = [turn_mcts.move_key(m) for m in Engine().legal_moves("state", 0)]
+    assert {type(k) for k in keys} == {tuple, str}
+    child = SimpleNamespace(visits=3, reward=1.5)
+    search.root = SimpleNamespace(children={(keys[1],): child, (keys[0],): child})
+    assert search.best_move() == {"type": "b", "cards": {"x": 1}}
