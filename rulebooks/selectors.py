@@ -192,6 +192,8 @@ def _marked(text: str) -> SafeString:
 
 def _search_postgres(words: list[str], limit: int) -> list[SearchHit]:
     from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank, SearchVector
+    from django.db.models import Value
+    from django.db.models.functions import Replace
 
     # The 'simple' configuration: PostgreSQL has a Hungarian stemmer but no Polish one, so
     # every language is matched the same way, by word prefix (oszlop finds oszlopot, filar
@@ -206,7 +208,8 @@ def _search_postgres(words: list[str], limit: int) -> list[SearchHit]:
         .filter(document=query)
         .annotate(
             snippet=SearchHeadline(
-                "body",
+                # The site-note marker is markup: PostgreSQL would show "site]" in a fragment.
+                Replace("body", Value("[!site]"), Value("")),
                 query,
                 config="simple",
                 start_sel=START,
