@@ -67,6 +67,14 @@ def record_move(
     return state
 
 
+def _only_others_moved(game: Game, seat: int, expected_version: Any) -> bool:
+    """True when every move since `expected_version` was another seat's (simultaneous
+    choices); the engine still decides whether `seat` may move now."""
+    if type(expected_version) is not int or not 0 <= expected_version < game.version:
+        return False
+    return not game.moves.filter(number__gte=expected_version, seat=seat).exists()
+
+
 @transaction.atomic
 def play_move(
     *, game_id: int, seat: int, move: dict, expected_version: int, by_bot: bool = False
@@ -82,8 +90,9 @@ def play_move(
     if type(seat) is not int or not 0 <= seat < game.players:
         raise GameError("not_seated", f"There is no seat {seat!r} in this game.")
     # Checked before the turn: a double click or a second tab must hear "the game moved on",
-    # not "not your turn".
-    if expected_version != game.version:
+    # not "not your turn". While several seats choose at once (secret offers), the moves of
+    # the others since the page was drawn do not make this seat's choice stale.
+    if expected_version != game.version and not _only_others_moved(game, seat, expected_version):
         raise GameError(
             "stale",
             f"Expected move {expected_version}, the game is at {game.version}.",

@@ -592,3 +592,29 @@ def test_replays_of_a_running_game_show_a_player_only_their_own_seat(
     assert selectors.replay_seats(game, carol) == [None]
     game = play_random_moves(game)
     assert selectors.replay_seats(game, carol) == [None, 0, 1]
+
+
+def test_while_seats_choose_at_once_another_seats_move_does_not_make_a_choice_stale(
+    make_game, alice, bob
+) -> None:
+    """Secret offers: every other player offers at the same time. Bob's page was drawn before
+    Carol offered; his offer is still his to make. His second click is stale as ever."""
+    from tests.conftest import make_user
+
+    carol = make_user("carol")
+    game = make_game(alice, bob, carol, engine="tower-of-babel", seed=3)
+    engine = engines.get("tower-of-babel")
+    state = state_of(game)
+    # With this seed the first seat can start a build.
+    build = next(m for m in engine.legal_moves(state, 0) if m["type"] == "build")
+    services.play_move(game_id=game.pk, seat=0, move=build, expected_version=0)
+    state = state_of(game)
+    assert sorted(engine.to_move(state)) == [1, 2]  # both others offer now
+    carol_offer = engine.legal_moves(state, 2)[0]
+    bob_offer = engine.legal_moves(state, 1)[0]
+    services.play_move(game_id=game.pk, seat=2, move=carol_offer, expected_version=1)
+    services.play_move(game_id=game.pk, seat=1, move=bob_offer, expected_version=1)
+    assert game.moves.count() == 3
+    with pytest.raises(services.GameError) as again:
+        services.play_move(game_id=game.pk, seat=1, move=bob_offer, expected_version=1)
+    assert again.value.code == "stale"
