@@ -191,8 +191,15 @@
     if (event.key === "r" && inBoard(".hg-place-form")) { event.preventDefault(); turnCard(); }
   });
 
+  // Set up a board once each time one is drawn. Other live messages (the notification badge,
+  // the lobby) also end in htmx events; they must not undo the member's choice of a square.
+  var drawnBoard = null;
+
   function init() {
     if (!inBoard(".hg")) { return; }
+    var current = document.getElementById("game-board");
+    if (current === drawnBoard) { return; }
+    drawnBoard = current;
     var sources = allInBoard(".hg-temple.hg-source[role=button]");
     if (sources.length && !chosenSource()) { sources[0].setAttribute("aria-pressed", "true"); }
     sources.forEach(function (t, index) { t.setAttribute("tabindex", index === 0 ? "0" : "-1"); });
