@@ -7,6 +7,7 @@ determined by its seed and its moves, across Python versions.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -30,6 +31,32 @@ class IllegalMove(Exception):
 
     def __repr__(self) -> str:
         return f"IllegalMove({self.code!r}, {self.message!r})"
+
+
+def move_type(move: Any, keys: Mapping[str, Collection[str]]) -> str:
+    """The type of `move`, a JSON object with exactly the keys its type takes (`keys`
+    maps each move type to its other keys); anything else raises `bad_move`. Checking
+    the values is left to the engine."""
+    if not isinstance(move, dict):
+        raise IllegalMove("bad_move", "A move must be a JSON object.")
+    kind = move.get("type")
+    if not isinstance(kind, str) or kind not in keys:
+        raise IllegalMove("bad_move", f"Unknown move type {kind!r}; expected one of {list(keys)}.")
+    expected = {"type", *keys[kind]}
+    if set(move) != expected:
+        raise IllegalMove(
+            "bad_move",
+            f"A {kind} move has exactly the keys {sorted(expected)}.",
+            keys=sorted(str(k) for k in move),
+        )
+    return kind
+
+
+def require_integers(move: dict[str, Any], names: Collection[str]) -> None:
+    """Raise `bad_move` unless each of `names` holds an integer (not a bool)."""
+    for name in names:
+        if type(move[name]) is not int:
+            raise IllegalMove("bad_move", f"{name!r} must be an integer.", key=name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from games.engines.akropolis import data, hexes, placement, scoring, state, view
 from games.engines.akropolis.state import OVER, PLACE, TAKE, City, Options, State
-from games.engines.base import IllegalMove, Rng
+from games.engines.base import IllegalMove, Rng, move_type, require_integers
 
 # Move types (DESIGN: a turn with several steps is several moves).
 TAKE_TILE = "take_tile"
@@ -116,23 +116,8 @@ def affordable_indices(s: State) -> range:
 
 
 def _check_shape(move: Any) -> str:
-    if not isinstance(move, dict):
-        raise IllegalMove("bad_move", "A move must be a JSON object.")
-    kind = move.get("type")
-    if not isinstance(kind, str) or kind not in _MOVE_KEYS:
-        raise IllegalMove(
-            "bad_move", f"Unknown move type {kind!r}; expected one of {list(MOVE_TYPES)}."
-        )
-    expected = {"type", *_MOVE_KEYS[kind]}
-    if set(move) != expected:
-        raise IllegalMove(
-            "bad_move",
-            f"A {kind} move has exactly the keys {sorted(expected)}.",
-            keys=sorted(str(k) for k in move),
-        )
-    for key in _MOVE_KEYS[kind]:
-        if type(move[key]) is not int:
-            raise IllegalMove("bad_move", f"{key!r} must be an integer.", key=key)
+    kind = move_type(move, _MOVE_KEYS)
+    require_integers(move, _MOVE_KEYS[kind])
     return str(kind)
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.babylon import data
-from games.engines.base import IllegalMove
+from games.engines.base import IllegalMove, move_type
 
 REMOVE_CLAY = "remove_clay"
 DIG = "dig"
@@ -74,17 +74,7 @@ def _is_int(value: Any) -> bool:
 
 def check_shape(move: Any) -> str:
     """Return the move type; raise IllegalMove("bad_move") for anything malformed."""
-    if not isinstance(move, dict):
-        raise _bad("A move must be a JSON object.")
-    kind = move.get("type")
-    if not isinstance(kind, str) or kind not in KEYS:
-        raise _bad(f"Unknown move type {kind!r}; expected one of {list(MOVE_TYPES)}.")
-    expected = {"type", *KEYS[kind]}
-    if set(move) != expected:
-        raise _bad(
-            f"A {kind} move has exactly the keys {sorted(expected)}.",
-            keys=sorted(str(k) for k in move),
-        )
+    kind = move_type(move, KEYS)
     if kind in _SIZE:
         size = _SIZE[kind]
         for key in ("x", "y"):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import IllegalMove, Rng
+from games.engines.base import IllegalMove, Rng, move_type
 from games.engines.tower_of_babel import data, legal, scoring, state, table, view
 from games.engines.tower_of_babel.state import (
     DOUBLE_TURN,
@@ -69,6 +69,7 @@ _MOVE_KEYS: dict[str, tuple[tuple[str, str], ...]] = {
     CARD_EXCHANGE: (("cards", "cards"),),
     DRAW_THREE: (),
 }
+_KEY_NAMES = {kind: tuple(name for name, _ in keys) for kind, keys in _MOVE_KEYS.items()}
 _PHASE_OF_MOVE = {
     PASS: TURN,
     BUILD: TURN,
@@ -231,22 +232,8 @@ def accept_options(s: State) -> list[tuple[tuple[int, ...], Cards]]:
 
 
 def _check_shape(move: Any) -> str:
-    if not isinstance(move, dict):
-        raise IllegalMove("bad_move", "A move must be a JSON object.")
-    kind = move.get("type")
-    if not isinstance(kind, str) or kind not in _MOVE_KEYS:
-        raise IllegalMove(
-            "bad_move", f"Unknown move type {kind!r}; expected one of {list(MOVE_TYPES)}."
-        )
-    keys = _MOVE_KEYS[kind]
-    expected = {"type", *(name for name, _ in keys)}
-    if set(move) != expected:
-        raise IllegalMove(
-            "bad_move",
-            f"A {kind} move has exactly the keys {sorted(expected)}.",
-            keys=sorted(str(k) for k in move),
-        )
-    for name, shape in keys:
+    kind = move_type(move, _KEY_NAMES)
+    for name, shape in _MOVE_KEYS[kind]:
         value = move[name]
         if shape == "int" and type(value) is not int:
             raise IllegalMove("bad_move", f"{name!r} must be an integer.", key=name)
