@@ -29,6 +29,13 @@ helpers beside `evaluate`:
 * `turns(state, seat, limit) -> list[(value, moves)]`: the best complete turns of
   `seat`, best first, each valued like `evaluate` after the turn; by default every
   turn is enumerated through `legal_moves` and `apply_move`.
+
+It may also set `SEARCH`, a dict of `Settings` fields that suit its game better than
+the defaults (a wider root, a deeper line).
+
+A search decides a whole turn, so the rest of the chosen turn is remembered: when the
+bot's next view is exactly the one the plan expected (no hidden draw revealed anything
+new), its next move is the plan's, without a new search. Any other view is searched.
 """
 
 from __future__ import annotations
@@ -37,8 +44,9 @@ import json
 import math
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from games.bots.evaluation import (
@@ -57,6 +65,10 @@ DEFAULT_SECONDS = 1.5
 # Leaf positions one turn enumeration may evaluate before deeper steps are cut off;
 # Akropolis needs (site size) x (placements), a few thousand at most.
 TURN_LEAVES = 20_000
+
+# Remembered plans (the rest of a chosen turn, keyed by the view it expects); a few
+# games' worth per process.
+PLANS_KEPT = 256
 
 TurnKey = tuple[MoveKey, ...]
 InformationKey = Callable[[Any, int], Hashable]
@@ -114,6 +126,8 @@ class Search:
     rankings: dict[Hashable, list[Turn]] = field(default_factory=dict)
     seeds: list[int] = field(default_factory=list)
     iterations: int = 0
+    # The whole turns opened at the root, by key: what a remembered plan is made of.
+    root_turns: dict[TurnKey, Turn] = field(default_factory=dict)
 
     def iterate(self) -> None:
         if not self.seeds:
@@ -140,6 +154,8 @@ class Search:
             if fresh:
                 turn = fresh[0]
                 node.children[turn.key] = Node(available=1)
+                if node is self.root:
+                    self.root_turns[turn.key] = turn
                 # A new child is judged after the replies to it, not searched deeper.
                 own_turns = self.settings.depth
             else:
@@ -156,6 +172,10 @@ class Search:
 
     def best_move(self) -> Move:
         """The first move of the most visited turn (the best mean among equals)."""
+        return dict(self.best_turn()[0])
+
+    def best_turn(self) -> tuple[Move, ...]:
+        """The moves of the most visited turn whose first move is legal here."""
         state = self.engine.determinize(self.view, self.seat, 0)
         legal = {move_key(m): m for m in self.engine.legal_moves(state, self.seat)}
         tried = [
@@ -164,11 +184,13 @@ class Search:
             if child.visits and key[0] in legal
         ]
         if not tried:
-            return dict(self._ranked(state, self.seat)[0].moves[0])
+            return self._ranked(state, self.seat)[0].moves
         # Ties on visits and mean go to the turn tried first: turn keys may mix tuples and
         # JSON strings, which do not compare with each other.
         best = max(tried, key=lambda entry: (entry[0], entry[1]))
-        return dict(legal[best[2][0]])
+        key = best[2]
+        turn = self.root_turns.get(key)
+        return (legal[key[0]], *(turn.moves[1:] if turn else ()))
 
     def decided(self, remaining: float) -> bool:
         """True when `remaining` more iterations could not change the most visited turn."""
@@ -262,6 +284,9 @@ def view_key(engine: Any) -> InformationKey:
     return key
 
 
+_plans: OrderedDict[tuple[str, int, str], tuple[Move, ...]] = OrderedDict()
+
+
 def choose(
     engine: Any,
     view: dict[str, Any],
@@ -272,10 +297,53 @@ def choose(
     iterations: int | None = None,
     settings: Settings | None = None,
 ) -> Move:
-    """Search for `iterations` (reproducible for a seed) or for `seconds` of wall time."""
-    return search(
+    """Search for `iterations` (reproducible for a seed) or for `seconds` of wall time;
+    the next step of a turn already decided is taken from its plan."""
+    planned = _plans.pop(_plan_key(engine, view, seat), None)
+    if planned:
+        _remember(engine, view, seat, planned)
+        return dict(planned[0])
+    found = search(
         engine, view, seat, seed=seed, seconds=seconds, iterations=iterations, settings=settings
-    ).best_move()
+    )
+    moves = found.best_turn()
+    _remember(engine, view, seat, moves)
+    return dict(moves[0])
+
+
+def forget_plans() -> None:
+    """Drop every remembered plan (tests start from a clean slate)."""
+    _plans.clear()
+
+
+def _plan_key(engine: Any, view: dict[str, Any], seat: int) -> tuple[str, int, str]:
+    return (str(engine.slug), seat, json.dumps(view, sort_keys=True, separators=(",", ":")))
+
+
+def _remember(engine: Any, view: dict[str, Any], seat: int, moves: tuple[Move, ...]) -> None:
+    """Keep the rest of the turn `moves` starts, under the view it leads to.
+
+    The view after the first move is worked out in a determinization; if the real move
+    reveals something hidden, the real view differs and the next step is searched."""
+    rest = moves[1:]
+    if not rest:
+        return
+    state = engine.apply_move(engine.determinize(view, seat, 0), seat, dict(moves[0]))
+    if engine.is_over(state) or seat not in engine.to_move(state):
+        return
+    _plans[_plan_key(engine, engine.view(state, seat), seat)] = rest
+    while len(_plans) > PLANS_KEPT:
+        _plans.popitem(last=False)
+
+
+def settings_for(engine: Any) -> Settings:
+    """The default settings with the engine's own `SEARCH` overrides."""
+    overrides = getattr(evaluation_module(engine), "SEARCH", None) or {}
+    known = {f.name for f in fields(Settings)}
+    unknown = set(overrides) - known
+    if unknown:
+        raise ValueError(f"unknown search settings {sorted(unknown)} for {engine.slug}")
+    return replace(Settings(), **overrides)
 
 
 def search(
@@ -288,7 +356,7 @@ def search(
     iterations: int | None = None,
     settings: Settings | None = None,
 ) -> Search:
-    settings = settings or Settings()
+    settings = settings or settings_for(engine)
     evaluate = evaluator_for(engine)
     module = evaluation_module(engine)
     information_key = getattr(module, "information_key", None) or view_key(engine)

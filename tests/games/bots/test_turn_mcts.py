@@ -166,4 +166,69 @@ def test_best_move_breaks_an_exact_tie_between_keys_of_different_types() -> None
     assert {type(k) for k in keys} == {tuple, str}
     child = SimpleNamespace(visits=3, reward=1.5)
     search.root = SimpleNamespace(children={(keys[1],): child, (keys[0],): child})
+    search.root_turns = {}
     assert search.best_move() == {"type": "b", "cards": {"x": 1}}
+
+
+def _take_phase_position(seed: int) -> Any:
+    """A position where the seat to move can afford more than one tile."""
+    for state in akropolis_positions(seed=seed, count=40):
+        seat = ENGINE.to_move(state)[0]
+        if state.phase == "take" and len(ENGINE.legal_moves(state, seat)) > 1:
+            return state
+    raise AssertionError("no take phase among the sampled positions")
+
+
+def test_the_rest_of_a_decided_turn_is_played_without_searching_again(monkeypatch) -> None:
+    turn_mcts.forget_plans()
+    state = _take_phase_position(seed=5)
+    seat = ENGINE.to_move(state)[0]
+    view = ENGINE.view(state, seat)
+    expected = turn_mcts.search(ENGINE, view, seat, seed=3, iterations=24).best_turn()
+    assert [m["type"] for m in expected] == ["take_tile", "place_tile"]
+
+    first = turn_mcts.choose(ENGINE, view, seat, seed=3, iterations=24)
+    assert first == expected[0]
+    after = ENGINE.apply_move(state, seat, first)
+
+    def no_search(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the turn was decided; its second step needs no search")
+
+    monkeypatch.setattr(turn_mcts, "search", no_search)
+    second = turn_mcts.choose(ENGINE, ENGINE.view(after, seat), seat, seed=4, iterations=24)
+    assert second == expected[1]
+    assert second in ENGINE.legal_moves(after, seat)
+
+
+def test_a_view_the_plan_did_not_expect_is_searched_afresh(monkeypatch) -> None:
+    turn_mcts.forget_plans()
+    state = _take_phase_position(seed=6)
+    seat = ENGINE.to_move(state)[0]
+    first = turn_mcts.choose(ENGINE, ENGINE.view(state, seat), seat, seed=3, iterations=16)
+    # Another tile taken than the one planned: the plan's placement no longer applies.
+    other = next(
+        m for m in ENGINE.legal_moves(state, seat) if m["type"] == "take_tile" and m != first
+    )
+    after = ENGINE.apply_move(state, seat, other)
+    searched = []
+    real_search = turn_mcts.search
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        searched.append(1)
+        return real_search(*args, **kwargs)
+
+    monkeypatch.setattr(turn_mcts, "search", counting)
+    move = turn_mcts.choose(ENGINE, ENGINE.view(after, seat), seat, seed=3, iterations=16)
+    assert searched == [1]
+    assert move in ENGINE.legal_moves(after, seat)
+
+
+def test_an_engine_may_tune_the_search_and_a_misspelt_setting_is_refused(monkeypatch) -> None:
+    module = evaluation.evaluation_module(ENGINE)
+    monkeypatch.setattr(module, "SEARCH", {"depth": 3, "root_width": 7}, raising=False)
+    tuned = turn_mcts.settings_for(ENGINE)
+    assert (tuned.depth, tuned.root_width) == (3, 7)
+    assert tuned.width == turn_mcts.Settings().width
+    monkeypatch.setattr(module, "SEARCH", {"detph": 3}, raising=False)
+    with pytest.raises(ValueError, match="detph"):
+        turn_mcts.settings_for(ENGINE)
