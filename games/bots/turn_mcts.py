@@ -373,7 +373,10 @@ def search(
         settings=settings,
     )
     if iterations is not None:
-        for _ in range(iterations):
+        for done in range(iterations):
+            # The rest could not change the most visited turn: the same choice, sooner.
+            if found.decided(iterations - done):
+                break
             found.iterate()
         return found
     started = time.perf_counter()

@@ -232,3 +232,24 @@ def test_an_engine_may_tune_the_search_and_a_misspelt_setting_is_refused(monkeyp
     monkeypatch.setattr(module, "SEARCH", {"detph": 3}, raising=False)
     with pytest.raises(ValueError, match="detph"):
         turn_mcts.settings_for(ENGINE)
+
+
+def test_a_fixed_number_of_iterations_stops_early_only_when_the_choice_is_settled(
+    monkeypatch,
+) -> None:
+    positions = akropolis_positions(seed=9, count=6)
+    early = []
+    for state in positions:
+        seat = ENGINE.to_move(state)[0]
+        view = ENGINE.view(state, seat)
+        found = turn_mcts.search(ENGINE, view, seat, seed=2, iterations=60)
+        early.append((found.iterations, found.best_turn()))
+    monkeypatch.setattr(turn_mcts.Search, "decided", lambda self, remaining: False)
+    stopped_early = 0
+    for state, (ran, chosen) in zip(positions, early, strict=True):
+        seat = ENGINE.to_move(state)[0]
+        full = turn_mcts.search(ENGINE, ENGINE.view(state, seat), seat, seed=2, iterations=60)
+        assert full.iterations == 60
+        assert full.best_turn() == chosen
+        stopped_early += ran < 60
+    assert stopped_early, "no position was settled before its last iteration"
