@@ -60,6 +60,7 @@ from games.bots.evaluation import (
     scale_for,
     squash,
 )
+from games.engines.base import IllegalMove
 
 DEFAULT_SECONDS = 1.5
 # Leaf positions one turn enumeration may evaluate before deeper steps are cut off;
@@ -221,10 +222,12 @@ class Search:
         for move in turn.moves:
             if self.engine.is_over(state) or self._mover(state) != mover:
                 return state
-            legal = {move_key(m) for m in self.engine.legal_moves(state, mover)}
-            if move_key(move) not in legal:
+            # The engine refuses an illegal move and changes nothing (the protocol), which
+            # is far cheaper than listing every legal move to look this one up.
+            try:
+                state = self.engine.apply_move(state, mover, move)
+            except IllegalMove:
                 return self._finish(state, mover)
-            state = self.engine.apply_move(state, mover, move)
         return state
 
     def _finish(self, state: Any, mover: int) -> Any:

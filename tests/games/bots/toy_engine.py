@@ -28,6 +28,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from games.engines.base import IllegalMove
+
 TAKE_CARD = "take_card"
 DRAW_CARD = "draw_card"
 PLAY_CARD = "play_card"
@@ -38,12 +40,6 @@ TURNS = 6
 MARKET = 3
 TARGET = 10
 EXACT_BONUS = 15
-
-
-class IllegalMove(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 @dataclass(frozen=True, slots=True)
