@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games import engines
+from games import boards, engines
 from games.engines.base import Engine, IllegalMove
 
 ENGINES = engines.all()
@@ -28,13 +28,17 @@ def by_slug(engine: Engine) -> str:
 
 
 def play_randomly(
-    engine: Engine, seed: int, players: int | None = None, steps: int = 10_000
+    engine: Engine,
+    seed: int,
+    players: int | None = None,
+    steps: int = 10_000,
+    options: dict[str, Any] | None = None,
 ) -> list[Any]:
     """States of one uniformly random game, new_game first, with the moves that led there."""
     chooser = random.Random(seed)
     if players is None:
         players = chooser.randint(engine.min_players, engine.max_players)
-    state = engine.new_game(players, seed=seed)
+    state = engine.new_game(players, seed=seed, options=options)
     states: list[Any] = [(state, None, None)]
     for _ in range(steps):
         if engine.is_over(state):
@@ -175,6 +179,33 @@ def player_counts(engine: Engine) -> st.SearchStrategy[int]:
     return st.integers(engine.min_players, engine.max_players)
 
 
+def game_options(engine: Engine) -> st.SearchStrategy[dict[str, Any]]:
+    """Any options the lobby may pass to `new_game`: each flag on or off, each list any
+    subset of its choices (read from the game's `GameInfo`)."""
+    module = boards.get(engine.slug)
+    fields: dict[str, st.SearchStrategy[Any]] = {}
+    for option in module.INFO.options if module else ():
+        if option.is_flag:
+            fields[option.name] = st.booleans()
+        else:
+            values = [value for value, _ in option.choices]
+            fields[option.name] = st.lists(st.sampled_from(values), unique=True).map(
+                lambda chosen, values=values: [v for v in values if v in chosen]
+            )
+    return st.fixed_dictionaries(fields)
+
+
+def accepted_options(engine: Engine, players: int, data: st.DataObject) -> dict[str, Any]:
+    """Options drawn by `game_options` that the engine takes for `players` (some are only
+    for some player counts, and the lobby refuses the rest)."""
+    options = data.draw(game_options(engine), label="options")
+    try:
+        engine.new_game(players, seed=0, options=options)
+    except ValueError:
+        assume(False)
+    return options
+
+
 def as_json(value: Any) -> Any:
     """`value` as it comes back from the database or a form: a fresh JSON copy."""
     return json.loads(json.dumps(value))
@@ -184,7 +215,9 @@ def as_json(value: Any) -> Any:
 @PROPERTY
 @given(data=st.data(), seed=SEEDS)
 def test_load_of_dump_continues_identically(engine: Engine, data: st.DataObject, seed: int) -> None:
-    game = play_randomly(engine, seed, data.draw(player_counts(engine), label="players"))
+    players = data.draw(player_counts(engine), label="players")
+    options = accepted_options(engine, players, data)
+    game = play_randomly(engine, seed, players, options=options)
     cut = data.draw(st.integers(0, len(game) - 1), label="cut")
     middle = game[cut][0]
     reloaded = engine.load(as_json(engine.dump(middle)))
@@ -207,8 +240,9 @@ def test_same_seed_and_moves_give_the_same_game(
     engine: Engine, data: st.DataObject, seed: int
 ) -> None:
     players = data.draw(player_counts(engine), label="players")
-    game = play_randomly(engine, seed, players)
-    replayed = engine.new_game(players, seed=seed)
+    options = accepted_options(engine, players, data)
+    game = play_randomly(engine, seed, players, options=options)
+    replayed = engine.new_game(players, seed=seed, options=as_json(options))
     assert engine.dump(replayed) == engine.dump(game[0][0])
     # Replayed from the move log, so each move is a fresh copy read back from JSON.
     for state, seat, move in game[1:]:
