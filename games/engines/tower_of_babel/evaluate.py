@@ -25,11 +25,14 @@ them (`resampled`). Everything is read from the state it is given, which for a b
 determinization of its own view.
 
 Two optional helpers serve the whole-turn search of `games/bots/turn_mcts.py`:
-`information_key` (what a seat can see) and `turns` (a seat's best complete turns).
+`information_key` (what a seat can see) and `turns` (a seat's best complete turns). A third,
+`turn_values`, gives the greedy bot the value of the best turn each move starts, with the
+card exchanges narrowed as `turns` narrows them.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from dataclasses import replace
 from functools import lru_cache
@@ -46,6 +49,7 @@ from games.engines.tower_of_babel.state import (
     Cards,
     Offer,
     State,
+    cards_from_json,
     cards_to_json,
 )
 
@@ -422,24 +426,55 @@ def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[st
 
     A turn is the moves `seat` makes while the game waits for it alone. To keep the
     search to the decisions that matter, draw three is played at once when held, and a
-    card exchange is considered in one form only (the cards of types no disc needs, or
-    else the most plentiful type, at most five)."""
-    from games.engines.tower_of_babel import ENGINE
-
+    card exchange is considered in one form only: up to five cards of types no disc on the
+    board needs (`exchange_choice`). Swapping needed cards for unseen ones gains nothing
+    the evaluation can see, so it is not considered."""
     found: list[tuple[float, list[dict[str, Any]]]] = []
-
-    def walk(current: State, moves: list[dict[str, Any]]) -> None:
-        for move in _search_moves(current, seat):
-            after = ENGINE.apply_move(current, seat, move)
-            line = [*moves, move]
-            if ENGINE.is_over(after) or ENGINE.to_move(after) != [seat] or len(line) >= 4:
-                found.append((evaluate(after, seat), line))
-            else:
-                walk(after, line)
-
-    walk(state, [])
+    _walk(state, seat, [], found)
     found.sort(key=lambda item: -item[0])
     return found[: min(limit, SEARCH_WIDTH)]
+
+
+def turn_values(state: State, seat: int, moves: list[dict[str, Any]]) -> list[float]:
+    """For the greedy bot: each move valued by the best turn it starts, with the rest of
+    the turn chosen as `turns` chooses it. Of the card exchanges, only the one `turns`
+    considers is valued; the others (up to 125 ways of picking five cards, each followed by
+    every build) are left out, which kept a greedy move holding the card to a fraction of a
+    second instead of ten."""
+    from games.engines.tower_of_babel import ENGINE
+
+    chosen = exchange_choice(state, seat)
+    values = []
+    for move in moves:
+        if move["type"] == "card_exchange" and cards_from_json(move["cards"]) != chosen:
+            values.append(-math.inf)
+            continue
+        after = ENGINE.apply_move(state, seat, move)
+        if ENGINE.is_over(after) or ENGINE.to_move(after) != [seat]:
+            values.append(evaluate(after, seat))
+            continue
+        found: list[tuple[float, list[dict[str, Any]]]] = []
+        _walk(after, seat, [move], found)
+        values.append(max((value for value, _ in found), default=evaluate(after, seat)))
+    return values
+
+
+def _walk(
+    state: State,
+    seat: int,
+    moves: list[dict[str, Any]],
+    found: list[tuple[float, list[dict[str, Any]]]],
+) -> None:
+    """Every way `seat` may finish its turn from `state` (as `turns` restricts it), valued."""
+    from games.engines.tower_of_babel import ENGINE
+
+    for move in _search_moves(state, seat):
+        after = ENGINE.apply_move(state, seat, move)
+        line = [*moves, move]
+        if ENGINE.is_over(after) or ENGINE.to_move(after) != [seat] or len(line) >= 4:
+            found.append((evaluate(after, seat), line))
+        else:
+            _walk(after, seat, line, found)
 
 
 def _search_moves(state: State, seat: int) -> list[dict[str, Any]]:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import math
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from games import bots
 from games.bots import evaluation, turn_mcts
-from games.engines.tower_of_babel import ENGINE, table
+from games.engines.tower_of_babel import ENGINE, data, table
 from games.engines.tower_of_babel import evaluate as tob_evaluate
 from games.engines.tower_of_babel.state import OFFERS, RESOLVE, TURN, State
 from tests.games.engines.tower_of_babel.positions import (
@@ -178,3 +180,40 @@ def test_a_build_is_judged_over_fresh_deals_of_the_hands_the_seat_cannot_see() -
                 assert len({s.hands for s in samples}) > 1
             # The same position is always judged with the same deals.
             assert tob_evaluate.evaluate(state, seat) == tob_evaluate.evaluate(state, seat)
+
+
+def _holding_a_card_exchange() -> tuple[Any, int]:
+    """A position where the seat to move holds a card exchange and may build."""
+    for seed in range(200):
+        state = ENGINE.new_game(4, seed=seed)
+        seat = ENGINE.to_move(state)[0]
+        actions = tuple(sorted((*state.actions[seat], data.CARD_EXCHANGE)))
+        actions_all = list(state.actions)
+        actions_all[seat] = actions
+        state = replace(state, actions=tuple(actions_all))
+        kinds = {m["type"] for m in ENGINE.legal_moves(state, seat)}
+        if {"card_exchange", "build"} <= kinds:
+            return state, seat
+    raise AssertionError("no position with a card exchange and a build")
+
+
+def test_greedy_values_each_move_by_the_best_turn_it_starts_with_one_card_exchange() -> None:
+    state, seat = _holding_a_card_exchange()
+    moves = ENGINE.legal_moves(state, seat)
+    values = tob_evaluate.turn_values(state, seat, moves)
+    exchanges = [v for m, v in zip(moves, values, strict=True) if m["type"] == "card_exchange"]
+    assert len(exchanges) > 1
+    # Only the exchange the search considers is valued (none while every type is still
+    # needed on the board); the others are never chosen.
+    considered = tob_evaluate.exchange_choice(state, seat)
+    assert sum(v > -math.inf for v in exchanges) == (considered is not None)
+    for move, value in zip(moves, values, strict=True):
+        if value == -math.inf:
+            continue
+        after = ENGINE.apply_move(state, seat, move)
+        if ENGINE.to_move(after) != [seat]:
+            assert value == pytest.approx(tob_evaluate.evaluate(after, seat))
+        else:
+            # The best finish of the turn, among every way to finish it.
+            finishes = tob_evaluate.turns(after, seat, 1)
+            assert value == pytest.approx(finishes[0][0])
