@@ -2,7 +2,7 @@
 
 `evaluate(state, seat)` is the seat's estimated final score minus the best estimate
 among the other seats, in points. A seat's estimate is its score so far plus what its
-holdings are likely to be worth at the end (`estimates`):
+holdings are likely to be worth at the end (`estimates`, in `estimates.py`):
 
 * building parts on an unfinished wonder: the 3 points any participant is sure of, plus
   part of the difference to what the current majorities would pay, more the closer the
@@ -35,12 +35,19 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from games.engines.base import Rng
 from games.engines.tower_of_babel import data, table
 from games.engines.tower_of_babel.engine import accept_options
+from games.engines.tower_of_babel.estimates import (
+    ACTION_USE,
+    Context,
+    context,
+    estimates,
+    wonder_estimate,
+    wonder_shares,
+)
 from games.engines.tower_of_babel.scoring import disc_set_bonus, scores, wonder_awards
 from games.engines.tower_of_babel.state import (
     OFFERS,
@@ -60,27 +67,6 @@ SAMPLES = 4
 # Turns the whole-turn search may consider at a decision: the best few by `evaluate`.
 SEARCH_WIDTH = 3
 
-# Share of the gap between "3 for taking part" and the current majority's award that a
-# seat is credited with, by the number of discs still on the wonder.
-CONFIDENCE = {1: 0.8, 2: 0.55, 3: 0.35}
-# A building card while builds of its type remain, at the start of the game.
-CARD = 1.3
-# A card of a type no disc on the board needs any more.
-DEAD_CARD = 0.1
-# A begun set (one disc of a type) while discs of that type remain.
-BEGUN_SET = 1.5
-# Action cards whose worth is their use, at the start of the game.
-ACTION_USE = {
-    data.CARD_EXCHANGE: 1.0,
-    data.JOKER: 3.0,
-    data.OFFER_BONUS: 3.0,
-    data.DRAW_THREE: 3.5,
-    data.DOUBLE_TURN: 2.5,
-}
-# Discs a seat may still collect, for the disc bonus card, at the start of the game.
-MORE_DISCS = 3.0
-# An action card drawn for completing a wonder, unseen.
-DRAWN_ACTION = 2.5
 # The rule offers of players still to offer: the trading card goes with an offer when the
 # disc would raise the offerer's set bonus by at least this much.
 TRADE_FOR_SET_GAIN = 5
@@ -143,107 +129,6 @@ def settled_estimates(state: State) -> list[float]:
     if state.phase == RESOLVE:
         return best_choice(state)[1]
     return estimates(state)
-
-
-# --- static estimates -------------------------------------------------------------------
-
-
-@lru_cache(maxsize=4096)
-def _board(wonders: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Discs on the board needing each type, and the cards they need of each type."""
-    counts = [0, 0, 0, 0]
-    demand = [0, 0, 0, 0]
-    for discs in wonders:
-        for disc in discs:
-            needs = data.DISCS[disc]
-            for k in range(4):
-                if needs[k]:
-                    counts[k] += 1
-                    demand[k] += needs[k]
-    return tuple(counts), tuple(demand)
-
-
-class Context:
-    """What the worth of holdings depends on: how much of the game is left and which
-    types the board still needs."""
-
-    __slots__ = ("left", "values", "open_types")
-
-    def __init__(self, wonders: tuple[tuple[int, ...], ...], two_type_discs: bool) -> None:
-        counts, demand = _board(wonders)
-        # 1 at the start, towards 0 as the type with fewest discs on the board runs out.
-        self.left = min(counts) / (7 if two_type_discs else 6)
-        live = CARD * min(1.0, 0.25 + self.left)
-        self.values = [live if demand[k] else DEAD_CARD for k in range(4)]
-        self.open_types = [demand[k] > 0 for k in range(4)]
-
-    def hand(self, cards: tuple[int, ...]) -> float:
-        v = self.values
-        return cards[0] * v[0] + cards[1] * v[1] + cards[2] * v[2] + cards[3] * v[3]
-
-    def sets(self, discs: tuple[int, ...]) -> float:
-        value = float(disc_set_bonus(discs))
-        counts = [0, 0, 0, 0]
-        for disc in discs:
-            for k, needed in enumerate(data.DISC_TYPES[disc]):
-                counts[k] += needed
-        for k in range(4):
-            if counts[k] == 1 and self.open_types[k]:
-                value += BEGUN_SET * self.left
-        return value
-
-    def actions(self, kinds: tuple[str, ...], discs: int) -> float:
-        value = 0.0
-        for kind in kinds:
-            if kind == data.FIVE_POINTS:
-                value += data.FIVE_POINTS_VALUE
-            elif kind == data.DISC_BONUS:
-                value += data.DISC_BONUS_PER_DISC * (discs + MORE_DISCS * self.left)
-            else:
-                value += ACTION_USE[kind] * self.left
-        return value
-
-
-def context(state: State) -> Context:
-    return Context(state.wonders, state.options.two_type_discs)
-
-
-def wonder_estimate(
-    units: tuple[int, ...] | list[int], remaining: int, completed: int
-) -> list[float] | None:
-    """A seat's likely points from an unfinished wonder (None when nobody built there)."""
-    if not any(units):
-        return None
-    row = data.WONDER_ROWS[min(completed + remaining - 1, len(data.WONDER_ROWS) - 1)]
-    awards = wonder_awards(tuple(units), row)
-    c = CONFIDENCE.get(remaining, 0.35)
-    others = data.OTHERS_POINTS
-    return [others + c * (a - others) if u else 0.0 for a, u in zip(awards, units, strict=True)]
-
-
-def _wonder_shares(state: State, completed: int, skip: int = -1) -> list[float]:
-    result = [0.0] * state.players
-    for i, (discs, units) in enumerate(zip(state.wonders, state.units, strict=True)):
-        if discs and i != skip:
-            shares = wonder_estimate(units, len(discs), completed)
-            if shares is not None:
-                for s in range(state.players):
-                    result[s] += shares[s]
-    return result
-
-
-def estimates(state: State) -> list[float]:
-    ctx = context(state)
-    result = _wonder_shares(state, state.completed)
-    for s in range(state.players):
-        result[s] += (
-            state.wonder_points[s]
-            + state.offer_points[s]
-            + ctx.sets(state.discs[s])
-            + ctx.hand(state.hands[s])
-            + ctx.actions(state.actions[s], len(state.discs[s]))
-        )
-    return result
 
 
 # --- inside a build ---------------------------------------------------------------------
@@ -319,7 +204,7 @@ def choice_estimates(
     completes = not after[index]
     completed = state.completed + completes
     needs = data.DISCS[build.disc]
-    base = _wonder_shares(state, completed, skip=index)
+    base = wonder_shares(state, completed, skip=index)
     sets = [ctx.sets(state.discs[s]) for s in range(n)]
     for s in range(n):
         base[s] += (
