@@ -81,6 +81,11 @@ def squash(value: float, scale: float) -> float:
 MoveKey = Hashable
 
 
+def canonical_json(value: Any) -> str:
+    """`value` as JSON text that is equal exactly when the values are equal."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
 def move_key(move: Move) -> MoveKey:
     """A move's identity in a search tree: equal moves give equal keys.
 
@@ -92,5 +97,5 @@ def move_key(move: Move) -> MoveKey:
     try:
         hash(key)
     except TypeError:
-        return json.dumps(move, sort_keys=True, separators=(",", ":"))
+        return canonical_json(move)
     return key

@@ -40,7 +40,6 @@ new), its next move is the plan's, without a new search. Any other view is searc
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import time
@@ -53,6 +52,7 @@ from games.bots.evaluation import (
     Evaluate,
     Move,
     MoveKey,
+    canonical_json,
     evaluation_module,
     evaluator_for,
     move_key,
@@ -282,7 +282,7 @@ def view_key(engine: Any) -> InformationKey:
     """The generic information key: what the seat sees, as canonical JSON."""
 
     def key(state: Any, seat: int) -> Hashable:
-        return json.dumps(engine.view(state, seat), sort_keys=True, separators=(",", ":"))
+        return canonical_json(engine.view(state, seat))
 
     return key
 
@@ -320,7 +320,7 @@ def forget_plans() -> None:
 
 
 def _plan_key(engine: Any, view: dict[str, Any], seat: int) -> tuple[str, int, str]:
-    return (str(engine.slug), seat, json.dumps(view, sort_keys=True, separators=(",", ":")))
+    return (str(engine.slug), seat, canonical_json(view))
 
 
 def _remember(engine: Any, view: dict[str, Any], seat: int, moves: tuple[Move, ...]) -> None:

@@ -335,9 +335,6 @@ def turn_values(state: State, seat: int, moves: list[dict[str, Any]]) -> list[fl
             values.append(-math.inf)
             continue
         after = ENGINE.apply_move(state, seat, move)
-        if ENGINE.is_over(after) or ENGINE.to_move(after) != [seat]:
-            values.append(evaluate(after, seat))
-            continue
         found: list[tuple[float, list[dict[str, Any]]]] = []
         _walk(after, seat, [move], found)
         values.append(max((value for value, _ in found), default=evaluate(after, seat)))
@@ -347,19 +344,18 @@ def turn_values(state: State, seat: int, moves: list[dict[str, Any]]) -> list[fl
 def _walk(
     state: State,
     seat: int,
-    moves: list[dict[str, Any]],
+    line: list[dict[str, Any]],
     found: list[tuple[float, list[dict[str, Any]]]],
 ) -> None:
-    """Every way `seat` may finish its turn from `state` (as `turns` restricts it), valued."""
+    """Every way `seat` may finish the turn `line` began, reaching `state` (as `turns`
+    restricts it), valued."""
     from games.engines.tower_of_babel import ENGINE
 
+    if line and (ENGINE.is_over(state) or ENGINE.to_move(state) != [seat] or len(line) >= 4):
+        found.append((evaluate(state, seat), line))
+        return
     for move in _search_moves(state, seat):
-        after = ENGINE.apply_move(state, seat, move)
-        line = [*moves, move]
-        if ENGINE.is_over(after) or ENGINE.to_move(after) != [seat] or len(line) >= 4:
-            found.append((evaluate(after, seat), line))
-        else:
-            _walk(after, seat, line, found)
+        _walk(ENGINE.apply_move(state, seat, move), seat, [*line, move], found)
 
 
 def _search_moves(state: State, seat: int) -> list[dict[str, Any]]:
