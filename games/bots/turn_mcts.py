@@ -33,6 +33,13 @@ helpers beside `evaluate`:
 It may also set `SEARCH`, a dict of `Settings` fields that suit its game better than
 the defaults (a wider root, a deeper line).
 
+The opponents are modelled with `evaluate`, the judgement the greedy bot plays by. The
+bot may judge its own positions with more: an evaluation module's optional
+`outlook(state, seat)` (in the same points as `evaluate`) also counts what a position
+promises beyond the present, at a cost the greedy bot's every move need not pay. It then
+judges the search's leaves and ranks the bot's own turns, through `outlook_turns(state,
+seat, limit)` if the module has one (like `turns`, valued by `outlook`).
+
 A search decides a whole turn, so the rest of the chosen turn is remembered: when the
 bot's next view is exactly the one the plan expected (no hidden draw revealed anything
 new), its next move is the plan's, without a new search. Any other view is searched.
@@ -118,10 +125,13 @@ class Search:
     view: dict[str, Any]
     seat: int
     rng: random.Random
-    evaluate: Evaluate
     scale: float
     information_key: InformationKey
     list_turns: TurnLister
+    # The bot's own judgement (`outlook`, else `evaluate`) and its own turns ranked by it;
+    # the opponents' replies come from `list_turns`, valued by `evaluate`.
+    own_evaluate: Evaluate
+    own_turns: TurnLister
     settings: Settings = Settings()
     root: Node = field(default_factory=Node)
     rankings: dict[Hashable, list[Turn]] = field(default_factory=dict)
@@ -129,6 +139,9 @@ class Search:
     iterations: int = 0
     # The whole turns opened at the root, by key: what a remembered plan is made of.
     root_turns: dict[TurnKey, Turn] = field(default_factory=dict)
+    # How many turns the root's ranking holds (its information set is the bot's own, so
+    # every determinization ranks the same turns): one means there is nothing to decide.
+    root_choices: int = 0
 
     def iterate(self) -> None:
         if not self.seeds:
@@ -145,6 +158,8 @@ class Search:
             if own_turns >= self.settings.depth:
                 break
             ranked = self._ranked(state, mover)
+            if node is self.root:
+                self.root_choices = len(ranked)
             width = self.settings.root_width if node is self.root else self.settings.width
             width += int(self.settings.widen * math.sqrt(node.visits))
             open_turns = ranked[:width]
@@ -176,27 +191,32 @@ class Search:
         return dict(self.best_turn()[0])
 
     def best_turn(self) -> tuple[Move, ...]:
-        """The moves of the most visited turn whose first move is legal here."""
-        state = self.engine.determinize(self.view, self.seat, 0)
-        legal = {move_key(m): m for m in self.engine.legal_moves(state, self.seat)}
+        """The moves of the most visited turn (the best mean among equals).
+
+        Every turn at the root was ranked in a determinization of the bot's own view, and
+        a seat's legal moves depend only on its view (the engine protocol suite checks
+        it), so the first move of each is legal here without listing the legal moves
+        again: that listing (thousands of placements in Babylon) would run after the
+        search's deadline."""
         tried = [
             (child.visits, child.reward / child.visits, key)
             for key, child in self.root.children.items()
-            if child.visits and key[0] in legal
+            if child.visits
         ]
         if not tried:
+            state = self.engine.determinize(self.view, self.seat, 0)
             return self._ranked(state, self.seat)[0].moves
         # Ties on visits and mean go to the turn tried first: turn keys may mix tuples and
         # JSON strings, which do not compare with each other.
         best = max(tried, key=lambda entry: (entry[0], entry[1]))
-        key = best[2]
-        turn = self.root_turns.get(key)
-        return (legal[key[0]], *(turn.moves[1:] if turn else ()))
+        return self.root_turns[best[2]].moves
 
     def decided(self, remaining: float) -> bool:
         """True when `remaining` more iterations could not change the most visited turn."""
         visits = sorted((c.visits for c in self.root.children.values()), reverse=True)
         if len(visits) < 2:
+            if self.root_choices == 1:
+                return True
             return bool(visits) and self.iterations >= self.settings.samples
         return visits[0] - visits[1] > remaining
 
@@ -211,7 +231,7 @@ class Search:
         if ranked is None:
             ranked = [
                 Turn(tuple(move_key(m) for m in moves), tuple(moves), value)
-                for value, moves in self.list_turns(state, mover, self.settings.keep)
+                for value, moves in self._lister(mover)(state, mover, self.settings.keep)
             ]
             self.rankings[key] = ranked
         return ranked
@@ -232,9 +252,12 @@ class Search:
 
     def _finish(self, state: Any, mover: int) -> Any:
         while not self.engine.is_over(state) and self._mover(state) == mover:
-            moves = self.list_turns(state, mover, 1)[0][1]
+            moves = self._lister(mover)(state, mover, 1)[0][1]
             state = self.engine.apply_move(state, mover, moves[0])
         return state
+
+    def _lister(self, mover: int) -> TurnLister:
+        return self.own_turns if mover == self.seat else self.list_turns
 
     def _select(self, node: Node, turns: list[Turn]) -> Turn:
         def ucb(turn: Turn) -> float:
@@ -249,7 +272,7 @@ class Search:
     def _reward(self, state: Any) -> float:
         if self.engine.is_over(state):
             return outcome(self.engine, state)[self.seat]
-        return squash(self.evaluate(state, self.seat), self.scale)
+        return squash(self.own_evaluate(state, self.seat), self.scale)
 
 
 def enumerate_turns(engine: Any, evaluate: Evaluate) -> TurnLister:
@@ -364,15 +387,20 @@ def search(
     module = evaluation_module(engine)
     information_key = getattr(module, "information_key", None) or view_key(engine)
     list_turns = getattr(module, "turns", None) or enumerate_turns(engine, evaluate)
+    outlook = getattr(module, "outlook", None)
+    own_turns = list_turns
+    if outlook is not None:
+        own_turns = getattr(module, "outlook_turns", None) or enumerate_turns(engine, outlook)
     found = Search(
         engine=engine,
         view=view,
         seat=seat,
         rng=random.Random(seed),
-        evaluate=evaluate,
         scale=settings.scale or scale_for(engine),
         information_key=information_key,
         list_turns=list_turns,
+        own_evaluate=outlook or evaluate,
+        own_turns=own_turns,
         settings=settings,
     )
     if iterations is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from games.engines.tower_of_babel import data
-from games.engines.tower_of_babel.scoring import disc_set_bonus, wonder_awards
+from games.engines.tower_of_babel.scoring import disc_set_bonus, set_bonus, wonder_awards
 from games.engines.tower_of_babel.state import State
 
 # Share of the gap between "3 for taking part" and the current majority's award that a
@@ -22,6 +22,12 @@ CARD = 1.3
 DEAD_CARD = 0.1
 # A begun set (one disc of a type) while discs of that type remain.
 BEGUN_SET = 1.5
+# The hard bot's outlook on sets (`Context` with `hope`): share of the bonus the next disc
+# of a begun type would add, while discs of that type remain, at the start of the game.
+# Chosen by matches of a greedy bot judging by this outlook against three plain greedy
+# bots (200 four-player games each, seats rotated): it won 25% with 0.3, 34% with 0.5,
+# 33% with 0.7 and with 1.0, 44% (and 42% on other seeds) with 1.5, 35% with 2.0.
+SET_HOPE = 1.5
 # Action cards whose worth is their use, at the start of the game.
 ACTION_USE = {
     data.CARD_EXCHANGE: 1.0,
@@ -51,11 +57,19 @@ def _board(wonders: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], tuple
 
 class Context:
     """What the worth of holdings depends on: how much of the game is left and which
-    types the board still needs."""
+    types the board still needs.
 
-    __slots__ = ("left", "values", "open_types")
+    With `hope` (the hard bot's outlook, `SET_HOPE`), every begun set is also credited
+    with that share of what its next disc would add, instead of the flat `BEGUN_SET` for a
+    single disc: the greedy bot judges sets as they stand, the hard bot by where they lead.
+    """
 
-    def __init__(self, wonders: tuple[tuple[int, ...], ...], two_type_discs: bool) -> None:
+    __slots__ = ("left", "values", "open_types", "hope")
+
+    def __init__(
+        self, wonders: tuple[tuple[int, ...], ...], two_type_discs: bool, hope: float = 0.0
+    ) -> None:
+        self.hope = hope
         counts, demand = _board(wonders)
         # 1 at the start, towards 0 as the type with fewest discs on the board runs out.
         self.left = min(counts) / (7 if two_type_discs else 6)
@@ -74,7 +88,12 @@ class Context:
             for k, needed in enumerate(data.DISC_TYPES[disc]):
                 counts[k] += needed
         for k in range(4):
-            if counts[k] == 1 and self.open_types[k]:
+            held = counts[k]
+            if not held or not self.open_types[k]:
+                continue
+            if self.hope:
+                value += self.hope * (set_bonus(held + 1) - set_bonus(held)) * self.left
+            elif held == 1:
                 value += BEGUN_SET * self.left
         return value
 
@@ -90,8 +109,8 @@ class Context:
         return value
 
 
-def context(state: State) -> Context:
-    return Context(state.wonders, state.options.two_type_discs)
+def context(state: State, hope: float = 0.0) -> Context:
+    return Context(state.wonders, state.options.two_type_discs, hope)
 
 
 def wonder_estimate(
@@ -118,8 +137,8 @@ def wonder_shares(state: State, completed: int, skip: int = -1) -> list[float]:
     return result
 
 
-def estimates(state: State) -> list[float]:
-    ctx = context(state)
+def estimates(state: State, hope: float = 0.0) -> list[float]:
+    ctx = context(state, hope)
     result = wonder_shares(state, state.completed)
     for s in range(state.players):
         result[s] += (

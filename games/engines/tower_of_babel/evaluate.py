@@ -24,16 +24,22 @@ the build are hidden from the judging seat, the build is judged over a few fresh
 them (`resampled`). Everything is read from the state it is given, which for a bot is a
 determinization of its own view.
 
-Two optional helpers serve the whole-turn search of `games/bots/turn_mcts.py`:
-`information_key` (what a seat can see) and `turns` (a seat's best complete turns). A third,
-`turn_values`, gives the greedy bot the value of the best turn each move starts, with the
-card exchanges narrowed as `turns` narrows them.
+The hard bot judges its own positions by `outlook`: `evaluate` with every begun set also
+valued by where it may lead (a share of what the next disc of its type would add), for
+every seat alike. The greedy bot, and the hard bot's model of its opponents, judge sets as
+they stand.
+
+Optional helpers serve the whole-turn search of `games/bots/turn_mcts.py`:
+`information_key` (what a seat can see), `turns` (a seat's best complete turns) and
+`outlook_turns` (the same, valued by `outlook`). `turn_values` gives the greedy bot the
+value of the best turn each move starts, with the card exchanges narrowed as `turns`
+narrows them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -42,6 +48,7 @@ from games.engines.tower_of_babel import data, table
 from games.engines.tower_of_babel.engine import accept_options
 from games.engines.tower_of_babel.estimates import (
     ACTION_USE,
+    SET_HOPE,
     Context,
     context,
     estimates,
@@ -60,6 +67,8 @@ from games.engines.tower_of_babel.state import (
     cards_to_json,
 )
 
+Judge = Callable[[State, int], float]
+
 # Points that make a clear lead; MCTS squashes evaluations with it.
 SCALE = 4.0
 # Deals of the hidden hands a position inside a build is judged with (see `resampled`).
@@ -73,8 +82,19 @@ TRADE_FOR_SET_GAIN = 5
 
 
 def evaluate(state: State, seat: int) -> float:
+    return _judged(state, seat, hope=0.0)
+
+
+def outlook(state: State, seat: int) -> float:
+    """The hard bot's judgement (`games/bots/turn_mcts.py`): `evaluate`, with every begun
+    set also valued by where it may lead (`SET_HOPE`), for every seat alike. A build in
+    progress is settled by the same rules as in `evaluate`, judged with this outlook."""
+    return _judged(state, seat, hope=SET_HOPE)
+
+
+def _judged(state: State, seat: int, hope: float) -> float:
     samples = resampled(state, seat)
-    return sum(_relative(settled_estimates(s), seat) for s in samples) / len(samples)
+    return sum(_relative(settled_estimates(s, hope), seat) for s in samples) / len(samples)
 
 
 def resampled(state: State, seat: int) -> list[State]:
@@ -120,15 +140,15 @@ def _relative(values: list[float], seat: int) -> float:
     return values[seat] - (max(others) if others else 0.0)
 
 
-def settled_estimates(state: State) -> list[float]:
+def settled_estimates(state: State, hope: float = 0.0) -> list[float]:
     """Estimates per seat; inside a build, after the build as the rules above play it."""
     if state.phase == OVER:
         return [float(t) for t in scores(state)["totals"]]
     if state.phase == OFFERS:
         state = with_policy_offers(state)
     if state.phase == RESOLVE:
-        return best_choice(state)[1]
-    return estimates(state)
+        return best_choice(state, hope)[1]
+    return estimates(state, hope)
 
 
 # --- inside a build ---------------------------------------------------------------------
@@ -164,15 +184,15 @@ def with_policy_offers(state: State) -> State:
     return state
 
 
-def best_choice(state: State) -> tuple[dict[str, Any], list[float]]:
+def best_choice(state: State, hope: float = 0.0) -> tuple[dict[str, Any], list[float]]:
     """The active player's best accept or abandon in the resolve step, by his estimates,
     with the estimates it leads to (judged before the end-of-turn draws, which are the
     same whatever he chooses)."""
     active = state.active
     best_move: dict[str, Any] = {"type": "abandon"}
-    best = estimates(table.abandon(state, finish=False))
+    best = estimates(table.abandon(state, finish=False), hope)
     best_value = _relative(best, active)
-    for (seats, jokers), values in zip(*choice_estimates(state), strict=True):
+    for (seats, jokers), values in zip(*choice_estimates(state, hope), strict=True):
         value = _relative(values, active)
         if value > best_value:
             best_value, best = value, values
@@ -181,7 +201,7 @@ def best_choice(state: State) -> tuple[dict[str, Any], list[float]]:
 
 
 def choice_estimates(
-    state: State,
+    state: State, hope: float = 0.0
 ) -> tuple[list[tuple[tuple[int, ...], Cards]], list[list[float]]]:
     """Every accept of the resolve step with the estimates right after it: what
     `estimates(table.accept(state, seats, jokers, finish=False))` gives (the exact scores
@@ -200,7 +220,7 @@ def choice_estimates(
         return options, totals
     n = state.players
     active = state.active
-    ctx = Context(tuple(after), state.options.two_type_discs)
+    ctx = Context(tuple(after), state.options.two_type_discs, hope)
     completes = not after[index]
     completed = state.completed + completes
     needs = data.DISCS[build.disc]
@@ -314,8 +334,19 @@ def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[st
     card exchange is considered in one form only: up to five cards of types no disc on the
     board needs (`exchange_choice`). Swapping needed cards for unseen ones gains nothing
     the evaluation can see, so it is not considered."""
+    return _best_turns(state, seat, limit, evaluate)
+
+
+def outlook_turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[str, Any]]]]:
+    """`turns`, valued by `outlook`: the hard bot's own turns."""
+    return _best_turns(state, seat, limit, outlook)
+
+
+def _best_turns(
+    state: State, seat: int, limit: int, judge: Judge
+) -> list[tuple[float, list[dict[str, Any]]]]:
     found: list[tuple[float, list[dict[str, Any]]]] = []
-    _walk(state, seat, [], found)
+    _walk(state, seat, [], found, judge)
     found.sort(key=lambda item: -item[0])
     return found[: min(limit, SEARCH_WIDTH)]
 
@@ -336,7 +367,7 @@ def turn_values(state: State, seat: int, moves: list[dict[str, Any]]) -> list[fl
             continue
         after = ENGINE.apply_move(state, seat, move)
         found: list[tuple[float, list[dict[str, Any]]]] = []
-        _walk(after, seat, [move], found)
+        _walk(after, seat, [move], found, evaluate)
         values.append(max((value for value, _ in found), default=evaluate(after, seat)))
     return values
 
@@ -346,16 +377,17 @@ def _walk(
     seat: int,
     line: list[dict[str, Any]],
     found: list[tuple[float, list[dict[str, Any]]]],
+    judge: Judge,
 ) -> None:
     """Every way `seat` may finish the turn `line` began, reaching `state` (as `turns`
     restricts it), valued."""
     from games.engines.tower_of_babel import ENGINE
 
     if line and (ENGINE.is_over(state) or ENGINE.to_move(state) != [seat] or len(line) >= 4):
-        found.append((evaluate(state, seat), line))
+        found.append((judge(state, seat), line))
         return
     for move in _search_moves(state, seat):
-        _walk(ENGINE.apply_move(state, seat, move), seat, [*line, move], found)
+        _walk(ENGINE.apply_move(state, seat, move), seat, [*line, move], found, judge)
 
 
 def _search_moves(state: State, seat: int) -> list[dict[str, Any]]:

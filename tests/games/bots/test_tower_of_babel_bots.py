@@ -11,13 +11,16 @@ import pytest
 
 from games import bots
 from games.bots import evaluation, turn_mcts
-from games.engines.tower_of_babel import ENGINE, data, table
+from games.engines.tower_of_babel import ENGINE, data, estimates, table
 from games.engines.tower_of_babel import evaluate as tob_evaluate
 from games.engines.tower_of_babel.state import OFFERS, RESOLVE, TURN, State
 from tests.games.engines.tower_of_babel.positions import (
     BLUE,
+    FULL_BOARD,
     GREEN,
     RED,
+    SHIP_3,
+    SHIP_4,
     SHIP_5,
     YELLOW,
     offer,
@@ -90,6 +93,33 @@ def test_at_the_end_the_evaluation_is_the_score_lead() -> None:
     assert tob_evaluate.evaluate(state, 1) == -8
 
 
+def _holding_ships(ships: list[int]) -> State:
+    """Red holds the ship discs `ships`, taken off the full board; no one else has discs."""
+    wonders = [[d for d in w if d not in ships] for w in FULL_BOARD]
+    return position(wonders=wonders, discs=[ships, [], [], []], hands=[{}, {}, {}, {}])
+
+
+@pytest.mark.parametrize("held", [2, 1])
+def test_the_hard_bots_outlook_values_a_begun_set_by_its_next_disc(held: int) -> None:
+    """Spec 3.3: one disc of a type gives 0, two give 5, three give 10. With two ships the
+    outlook adds SET_HOPE of the 5 a third would add; with one, SET_HOPE of the 5 a second
+    would add instead of the flat BEGUN_SET the greedy judgement gives it. Both shrink with
+    the game's progress: the fewest discs left of a type (6 per type, spec 3.2), here ships,
+    over 6."""
+    state = _holding_ships([SHIP_3, SHIP_4][:held])
+    left = (6 - held) / 6
+    next_disc = 5
+    expected = estimates.SET_HOPE * next_disc * left
+    if held == 1:
+        expected -= estimates.BEGUN_SET * left
+    gained = tob_evaluate.outlook(state, RED) - tob_evaluate.evaluate(state, RED)
+    assert gained == pytest.approx(expected)
+    # The other seats judge Red's sets the same way: Red's lead shrinks their outlook.
+    assert tob_evaluate.outlook(state, BLUE) - tob_evaluate.evaluate(state, BLUE) == (
+        pytest.approx(-expected)
+    )
+
+
 def test_a_five_points_card_is_worth_five_and_cards_are_worth_something() -> None:
     base = position(hands=[{}, {}, {}, {}])
     card = position(hands=[{}, {}, {}, {}], actions=[["five_points"], [], [], []])
@@ -132,11 +162,18 @@ def test_information_key_is_what_the_seat_can_see() -> None:
             )
 
 
-def test_turns_are_valued_like_evaluate_after_the_turn() -> None:
+@pytest.mark.parametrize(
+    ("lister", "judge"),
+    [
+        (tob_evaluate.turns, tob_evaluate.evaluate),
+        (tob_evaluate.outlook_turns, tob_evaluate.outlook),
+    ],
+)
+def test_turns_are_valued_like_their_judgement_after_the_turn(lister: Any, judge: Any) -> None:
     for phase in (TURN, OFFERS, RESOLVE):
         for state in positions(seed=4, phase=phase, count=3):
             seat = ENGINE.to_move(state)[0]
-            ranked = tob_evaluate.turns(state, seat, 5)
+            ranked = lister(state, seat, 5)
             values = [value for value, _ in ranked]
             assert values == sorted(values, reverse=True)
             for value, moves in ranked:
@@ -145,7 +182,7 @@ def test_turns_are_valued_like_evaluate_after_the_turn() -> None:
                     assert move in ENGINE.legal_moves(after, seat)
                     after = ENGINE.apply_move(after, seat, move)
                 assert ENGINE.is_over(after) or ENGINE.to_move(after) != [seat]
-                assert tob_evaluate.evaluate(after, seat) == pytest.approx(value)
+                assert judge(after, seat) == pytest.approx(value)
 
 
 def test_the_hard_search_keeps_to_the_seats_view() -> None:
@@ -154,6 +191,24 @@ def test_the_hard_search_keeps_to_the_seats_view() -> None:
     found = turn_mcts.search(ENGINE, ENGINE.view(state, seat), seat, seed=1, iterations=10)
     assert found.iterations == 10
     assert found.best_move() in ENGINE.legal_moves(state, seat)
+
+
+def test_the_hard_search_spends_no_time_when_there_is_one_thing_to_do() -> None:
+    """A seat with no card the disc needs (and no action card) can only offer nothing:
+    one iteration shows it, and the search stops there instead of using its budget."""
+    forced = [
+        state
+        for state in positions(seed=8, phase=OFFERS, count=40)
+        if len(ENGINE.legal_moves(state, ENGINE.to_move(state)[0])) == 1
+    ]
+    assert forced, "no forced offer among the sampled positions"
+    for state in forced[:3]:
+        seat = ENGINE.to_move(state)[0]
+        found = turn_mcts.search(ENGINE, ENGINE.view(state, seat), seat, seed=1, iterations=50)
+        assert found.iterations == 1
+        assert found.best_move() == ENGINE.legal_moves(state, seat)[0]
+        timed = turn_mcts.search(ENGINE, ENGINE.view(state, seat), seat, seed=1, seconds=30.0)
+        assert timed.iterations == 1
 
 
 def test_the_bots_play_whole_games_through_the_protocol() -> None:

@@ -141,9 +141,10 @@ def test_hard_plays_a_whole_toy_game_through_hidden_draws() -> None:
 
 
 def test_the_search_judges_by_the_engines_evaluation() -> None:
+    """Without an `outlook`, the bot judges its own positions as the engine evaluates."""
     state = TOY.new_game(2, seed=3)
     found = turn_mcts.search(TOY, TOY.view(state, 0), 0, seed=1, iterations=1)
-    assert found.evaluate(state, 0) == evaluation.score_difference(TOY, state, 0)
+    assert found.own_evaluate(state, 0) == evaluation.score_difference(TOY, state, 0)
 
 
 def test_best_move_breaks_an_exact_tie_between_keys_of_different_types() -> None:
@@ -153,20 +154,15 @@ def test_best_move_breaks_an_exact_tie_between_keys_of_different_types() -> None
 
     from games.bots import turn_mcts
 
-    class Engine:
-        def determinize(self, view: Any, seat: int, seed: int) -> str:
-            return "state"
-
-        def legal_moves(self, state: Any, seat: int) -> list[dict]:
-            return [{"type": "a", "n": 1}, {"type": "b", "cards": {"x": 1}}]
-
+    moves = [{"type": "a", "n": 1}, {"type": "b", "cards": {"x": 1}}]
     search = object.__new__(turn_mcts.Search)
-    search.engine, search.view, search.seat = Engine(), {}, 0
-    keys = [turn_mcts.move_key(m) for m in Engine().legal_moves("state", 0)]
+    keys = [turn_mcts.move_key(m) for m in moves]
     assert {type(k) for k in keys} == {tuple, str}
     child = SimpleNamespace(visits=3, reward=1.5)
     search.root = SimpleNamespace(children={(keys[1],): child, (keys[0],): child})
-    search.root_turns = {}
+    search.root_turns = {
+        (key,): turn_mcts.Turn((key,), (move,), 0.0) for key, move in zip(keys, moves, strict=True)
+    }
     assert search.best_move() == {"type": "b", "cards": {"x": 1}}
 
 
@@ -253,3 +249,32 @@ def test_a_fixed_number_of_iterations_stops_early_only_when_the_choice_is_settle
         assert full.best_turn() == chosen
         stopped_early += ran < 60
     assert stopped_early, "no position was settled before its last iteration"
+
+
+def test_an_outlook_judges_the_bots_own_turns_and_evaluate_the_opponents(monkeypatch) -> None:
+    """An evaluation module's `outlook` is the hard bot's own judgement: it ranks the bot's
+    turns and judges the leaves, while the opponents reply by `evaluate`, as greedy does."""
+    own, others, judged = [], [], []
+    ranked = akropolis_evaluate.turns
+
+    def outlook(state: Any, seat: int) -> float:
+        judged.append(seat)
+        return akropolis_evaluate.evaluate(state, seat)
+
+    def outlook_turns(state: Any, seat: int, limit: int) -> list:
+        own.append(seat)
+        return ranked(state, seat, limit)
+
+    def turns(state: Any, seat: int, limit: int) -> list:
+        others.append(seat)
+        return ranked(state, seat, limit)
+
+    monkeypatch.setattr(akropolis_evaluate, "outlook", outlook, raising=False)
+    monkeypatch.setattr(akropolis_evaluate, "outlook_turns", outlook_turns, raising=False)
+    monkeypatch.setattr(akropolis_evaluate, "turns", turns)
+    state = _take_phase_position(seed=4)
+    seat = ENGINE.to_move(state)[0]
+    turn_mcts.search(ENGINE, ENGINE.view(state, seat), seat, seed=1, iterations=12)
+    assert set(own) == {seat}
+    assert others and seat not in others
+    assert judged and set(judged) == {seat}
