@@ -57,7 +57,7 @@ def test_the_policy_blocks_nothing_and_the_moved_handlers_work(
     # swap replaces the field that was just selected.
     page.add_init_script(
         "document.addEventListener('htmx:afterSettle', (e) => {"
-        " if (e.target.id === 'waiting-room') { window.roomRefreshed = true; } })"
+        " if (e.target.id === 'room-refresh') { window.roomRefreshed = true; } })"
     )
     page.goto(f"{base}/games/{room.pk}/join/")
     page.wait_for_function("() => window.roomRefreshed === true")

@@ -4,6 +4,7 @@ lobby's lists update by themselves, and a badge whose socket dropped catches up 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from django.urls import reverse
@@ -11,7 +12,12 @@ from django.urls import reverse
 from accounts import services as accounts_services
 from games import services
 from tests.conftest import make_user
-from tests.e2e.test_play import TURN_TIMEOUT_MS, in_another_thread, logged_in_page
+from tests.e2e.test_play import (
+    TURN_TIMEOUT_MS,
+    in_another_thread,
+    join_in_another_thread,
+    logged_in_page,
+)
 from tests.games.conftest import waiting_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -56,6 +62,75 @@ def test_the_lobby_shows_a_new_game_and_the_badge_counts_a_join_without_a_reload
     assert badge(page) == ("1", True)
     page.wait_for_selector("#live-notifications .toast >> text=Bob joined your game")
     assert page.evaluate("window.stillTheSamePage") is True
+    assert page.errors == []
+
+
+def open_with_a_late_first_refresh(
+    page: Any, server: str, path: str, socket: str, change: Any
+) -> tuple[str, Any]:
+    """Open the page at `path` and hold the refresh its socket's opening fetches: the server
+    answers it at once, `change` happens, the socket's hint about it arrives, and only then is
+    that stale answer delivered. Returns the stale answer's text and what `change` returned."""
+    held: list[Any] = []
+
+    def hold_the_first_refresh(route: Any) -> None:
+        if route.request.headers.get("hx-request") and not held:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.add_init_script(
+        "document.addEventListener('htmx:wsAfterMessage', (e) => {"
+        f" if (e.target.id === '{socket}') {{ window.hints = (window.hints || 0) + 1; }} }})"
+    )
+    page.route(lambda url: urlsplit(url).path == path, hold_the_first_refresh)
+    page.goto(f"http://{server}{path}")
+    while not held:  # the socket opened and its refresh was answered: stale from now on
+        page.wait_for_timeout(50)
+    result = change()
+    page.wait_for_function("() => window.hints >= 1", timeout=TURN_TIMEOUT_MS)
+    route, stale = held[0]
+    text = stale.text()
+    route.fulfill(response=stale)
+    return text, result
+
+
+def test_a_change_announced_while_the_lobby_lists_are_loading_is_fetched_after_them(
+    asgi_server: str, new_page: Any
+) -> None:
+    """The lists the socket's opening fetched were read before Carol opened her game but arrive
+    after the hint about it: the hint's own fetch must follow them, not be dropped."""
+    alice = make_user("alice", display_name="Alice")
+    carol = make_user("carol", display_name="Carol")
+    page = logged_in_page(new_page, asgi_server, alice)
+
+    def carol_opens_a_game() -> Any:
+        opened: list[Any] = []
+        in_another_thread(lambda: opened.append(waiting_game(carol, players=2)))
+        return opened[0]
+
+    stale, game = open_with_a_late_first_refresh(
+        page, asgi_server, reverse("games:lobby"), "lobby-live", carol_opens_a_game
+    )
+    assert f'data-game="{game.pk}"' not in stale
+    page.wait_for_selector(f'#lobby-lists [data-game="{game.pk}"]', timeout=TURN_TIMEOUT_MS)
+    assert page.locator("#lobby-lists").count() == 1
+    assert page.errors == []
+
+
+def test_a_join_announced_while_the_waiting_room_is_loading_is_fetched_after_it(
+    asgi_server: str, new_page: Any
+) -> None:
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    game = waiting_game(alice, players=3)
+    page = logged_in_page(new_page, asgi_server, alice)
+    room = reverse("games:join", args=[game.pk])
+    stale, _ = open_with_a_late_first_refresh(
+        page, asgi_server, room, "room-live", lambda: join_in_another_thread(game, bob)
+    )
+    assert "Bob" not in stale
+    page.wait_for_selector("#waiting-room >> text=Bob", timeout=TURN_TIMEOUT_MS)
+    assert page.locator("#waiting-room").count() == 1
     assert page.errors == []
 
 
