@@ -9,7 +9,6 @@
   var CELL = 28;
   var chosen = { card: null, rotation: null, spot: null };
   var pointer = "mouse";
-  var pressing = false;  // a pointer is down: the focus that follows is not the keyboard's
 
   function inBoard(selector) { return document.querySelector("#game-board " + selector); }
   function allInBoard(selector) { return document.querySelectorAll("#game-board " + selector); }
@@ -130,11 +129,7 @@
 
   document.addEventListener("pointerdown", function (event) {
     pointer = event.pointerType || "mouse";
-    pressing = true;
   }, true);
-  ["pointerup", "pointercancel"].forEach(function (name) {
-    document.addEventListener(name, function () { pressing = false; }, true);
-  });
 
   document.addEventListener("click", function (event) {
     var target = event.target;
@@ -171,10 +166,13 @@
     if (spot && pointer === "mouse") { showPreviewAt(chosen.spot); }
   });
 
-  // The keyboard's focus on a place shows the card there (a tap or click is handled above).
+  // The keyboard's focus on a place shows the card there; a tap or a click is handled above.
+  // The browser tells the two apart (:focus-visible): a tap's focus comes after the finger is
+  // lifted and just before its click, and taken for the keyboard's, it made the click that
+  // follows a "second tap" that placed the card at once.
   document.addEventListener("focusin", function (event) {
     var spot = event.target.closest && event.target.closest("#game-board .hg-spot");
-    if (spot && !pressing) { chooseSpot(spot); }
+    if (spot && spot.matches(":focus-visible")) { chooseSpot(spot); }
   });
 
   document.addEventListener("keydown", function (event) {
