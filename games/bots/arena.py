@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
 import statistics
 import sys
@@ -21,6 +22,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from games.bots import BOTS, LEVELS, choose_move
@@ -28,6 +30,8 @@ from games.bots.evaluation import outcome
 
 # Longer than any real game; a bot that loops forever fails the match loudly instead.
 MAX_MOVES = 10_000
+# Where the position before a failed move is saved.
+FAILURES = Path("var") / "arena-failures"
 Z95 = 1.959964
 
 
@@ -66,6 +70,28 @@ def lineup(match: Match, index: int) -> tuple[int, ...]:
     return tuple((seat + index) % n for seat in range(match.players))
 
 
+class GameFailed(Exception):
+    """A bot's move failed (it raised, or the engine refused its move). Its text names the
+    game, the move and the file holding the position before it; only text, so it crosses
+    from a worker process whatever the original error was."""
+
+
+def failure(
+    match: Match, index: int, ply: int, seat: int, position: Any, move: Any, error: Exception
+) -> GameFailed:
+    """Save the position before the failed move for replaying, and say where it is."""
+    name = labels(match.bots)[lineup(match, index)[seat]]
+    game = match.game.replace(":", "-")
+    saved = FAILURES / f"{game}-seed{match.seed + index}-move{ply}.json"
+    saved.parent.mkdir(parents=True, exist_ok=True)
+    saved.write_text(json.dumps({"seat": seat, "move": move, "state": position}))
+    chose = f"chose {json.dumps(move)} and " if move is not None else ""
+    return GameFailed(
+        f"game {index + 1} (seed {match.seed + index}), move {ply}: {name} in seat {seat} "
+        f"{chose}failed: {type(error).__name__}: {error} (position saved in {saved})"
+    )
+
+
 def move_seed(match: Match, index: int, ply: int) -> int:
     return (match.seed * 1_000_003 + index) * 100_003 + ply
 
@@ -82,17 +108,21 @@ def play_game(match: Match, index: int) -> GameResult:
         seat = engine.to_move(state)[0]
         bot = seats[seat]
         before = time.perf_counter()
-        move = choose_move(
-            engine,
-            engine.view(state, seat),
-            seat,
-            match.bots[bot],
-            seed=move_seed(match, index, ply),
-            budget=match.budget,
-            iterations=match.iterations,
-        )
-        times[bot].append(time.perf_counter() - before)
-        state = engine.apply_move(state, seat, move)
+        move = None
+        try:
+            move = choose_move(
+                engine,
+                engine.view(state, seat),
+                seat,
+                match.bots[bot],
+                seed=move_seed(match, index, ply),
+                budget=match.budget,
+                iterations=match.iterations,
+            )
+            times[bot].append(time.perf_counter() - before)
+            state = engine.apply_move(state, seat, move)
+        except Exception as error:
+            raise failure(match, index, ply, seat, engine.dump(state), move, error) from error
     else:
         raise RuntimeError(f"game {index} did not end within {MAX_MOVES} moves")
     return GameResult(
@@ -195,9 +225,13 @@ def parse(argv: list[str] | None) -> tuple[Match, int, int]:
 def main(argv: list[str] | None = None) -> int:
     match, games, jobs = parse(argv)
     results = []
-    for done, result in enumerate(play_match(match, games, jobs), start=1):
-        results.append(result)
-        print(game_line(match, result, done, games), file=sys.stderr, flush=True)
+    try:
+        for done, result in enumerate(play_match(match, games, jobs), start=1):
+            results.append(result)
+            print(game_line(match, result, done, games), file=sys.stderr, flush=True)
+    except GameFailed as failed:
+        print(f"stopped: {failed}", file=sys.stderr)
+        return 1
     print(summary(match, results))
     return 0
 

@@ -41,6 +41,11 @@ class GameError(Exception):
         self.message = message
         self.params = params
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt whole when it crosses a process (the arena's workers): the default would
+        # call the class with the message alone.
+        return (type(self), (self.code, self.message), {"params": self.params})
+
     def __repr__(self) -> str:
         return f"GameError({self.code!r}, {self.message!r})"
 

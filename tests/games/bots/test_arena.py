@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
+import json
+import pickle
+import re
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from games.bots import arena
+from games.engines.base import IllegalMove
+from games.services.common import GameError
+from tests.games.bots.toy_engine import ToyEngine
 
 TOY = "tests.games.bots.toy_engine:ENGINE"
+
+
+class RowTwoClosed(ToyEngine):
+    """Lists moves onto row 2 but refuses them: an engine (or a bot) that breaks the protocol."""
+
+    def apply_move(self, state: Any, seat: int, move: dict) -> Any:
+        if move.get("row") == 2:
+            raise IllegalMove("row_closed", "Row 2 is closed.", row=2)
+        return super().apply_move(state, seat, move)
+
+
+ROW_TWO_CLOSED = RowTwoClosed()
 
 
 def test_arena_plays_a_tiny_match_and_prints_the_summary(
@@ -51,3 +72,47 @@ def test_unknown_bot_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         arena.main([TOY, "--players", "2", "--games", "1", "--bots", "genius", "--seed", "1"])
     assert "unknown bots: genius" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("error_class", [IllegalMove, GameError])
+def test_the_games_errors_cross_a_process_whole(error_class: type[Exception]) -> None:
+    error = error_class("row_closed", "Row 2 is closed.", row=2)
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is error_class
+    assert (again.code, again.message, again.params, str(again)) == (
+        "row_closed",
+        "Row 2 is closed.",
+        {"row": 2},
+        "Row 2 is closed.",
+    )
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_refused_move_stops_the_match_naming_the_game_and_saving_its_position(
+    jobs: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(arena, "FAILURES", tmp_path)
+    game = "tests.games.bots.test_arena:ROW_TWO_CLOSED"
+    argv = [game, "--players", "2", "--games", "3", "--bots", "random,random", "--seed", "5"]
+    assert arena.main([*argv, "--jobs", jobs]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""  # no summary of a match that did not finish
+    stopped = err.strip().splitlines()[-1]
+    found = re.search(
+        r"game (\d) \(seed (\d)\), move (\d+): random#\d in seat (\d) chose (.*) and failed: "
+        r"IllegalMove: Row 2 is closed\. \(position saved in (.*)\)$",
+        stopped,
+    )
+    assert found, stopped
+    number, seed, ply, seat = (int(found.group(i)) for i in range(1, 5))
+    assert seed == 5 + number - 1
+    saved = json.loads(Path(found.group(6)).read_text())
+    move = json.loads(found.group(5))
+    assert saved["seat"] == seat and saved["move"] == move and move["row"] == 2
+    # The saved position is the one the move was refused in: replayed, it is refused again,
+    # and the move was among those the engine listed.
+    position = ROW_TWO_CLOSED.load(saved["state"])
+    assert move in ROW_TWO_CLOSED.legal_moves(position, seat)
+    with pytest.raises(IllegalMove):
+        ROW_TWO_CLOSED.apply_move(position, seat, move)
+    assert ply >= 1  # the refused move came after at least one accepted one
