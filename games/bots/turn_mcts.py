@@ -74,7 +74,7 @@ DEFAULT_SECONDS = 1.5
 # Akropolis needs (site size) x (placements), a few thousand at most.
 TURN_LEAVES = 20_000
 
-# Remembered plans (the rest of a chosen turn, keyed by the view it expects); a few
+# Remembered plans (each later step of a chosen turn, keyed by the view it expects); a few
 # games' worth per process.
 PLANS_KEPT = 256
 
@@ -142,6 +142,9 @@ class Search:
     # How many turns the root's ranking holds (its information set is the bot's own, so
     # every determinization ranks the same turns): one means there is nothing to decide.
     root_choices: int = 0
+    # The seed of the determinization that ranking was made in: a turn's later steps may
+    # rest on what its earlier ones drew there (a remembered plan expects those draws).
+    root_seed: int = 0
 
     def iterate(self) -> None:
         if not self.seeds:
@@ -159,6 +162,8 @@ class Search:
                 break
             ranked = self._ranked(state, mover)
             if node is self.root:
+                if not self.iterations:
+                    self.root_seed = seed
                 self.root_choices = len(ranked)
             width = self.settings.root_width if node is self.root else self.settings.width
             width += int(self.settings.widen * math.sqrt(node.visits))
@@ -204,7 +209,7 @@ class Search:
             if child.visits
         ]
         if not tried:
-            state = self.engine.determinize(self.view, self.seat, 0)
+            state = self.engine.determinize(self.view, self.seat, self.root_seed)
             return self._ranked(state, self.seat)[0].moves
         # Ties on visits and mean go to the turn tried first: turn keys may mix tuples and
         # JSON strings, which do not compare with each other.
@@ -310,7 +315,7 @@ def view_key(engine: Any) -> InformationKey:
     return key
 
 
-_plans: OrderedDict[tuple[str, int, str], tuple[Move, ...]] = OrderedDict()
+_plans: OrderedDict[tuple[str, int, str], Move] = OrderedDict()
 
 
 def choose(
@@ -326,14 +331,13 @@ def choose(
     """Search for `iterations` (reproducible for a seed) or for `seconds` of wall time;
     the next step of a turn already decided is taken from its plan."""
     planned = _plans.pop(_plan_key(engine, view, seat), None)
-    if planned:
-        _remember(engine, view, seat, planned)
-        return dict(planned[0])
+    if planned is not None and _allowed(engine, view, seat, planned):
+        return dict(planned)
     found = search(
         engine, view, seat, seed=seed, seconds=seconds, iterations=iterations, settings=settings
     )
     moves = found.best_turn()
-    _remember(engine, view, seat, moves)
+    _remember(engine, view, seat, moves, found.root_seed)
     return dict(moves[0])
 
 
@@ -346,20 +350,35 @@ def _plan_key(engine: Any, view: dict[str, Any], seat: int) -> tuple[str, int, s
     return (str(engine.slug), seat, canonical_json(view))
 
 
-def _remember(engine: Any, view: dict[str, Any], seat: int, moves: tuple[Move, ...]) -> None:
-    """Keep the rest of the turn `moves` starts, under the view it leads to.
+def _remember(
+    engine: Any, view: dict[str, Any], seat: int, moves: tuple[Move, ...], seed: int
+) -> None:
+    """Keep each later step of the turn `moves` starts, under the view it expects.
 
-    The view after the first move is worked out in a determinization; if the real move
-    reveals something hidden, the real view differs and the next step is searched."""
-    rest = moves[1:]
-    if not rest:
-        return
-    state = engine.apply_move(engine.determinize(view, seat, 0), seat, dict(moves[0]))
-    if engine.is_over(state) or seat not in engine.to_move(state):
-        return
-    _plans[_plan_key(engine, engine.view(state, seat), seat)] = rest
+    The turn was found in the determinization of `view` made with `seed`, and a step after
+    a hidden draw rests on what was drawn there: so the views are those of that same
+    determinization. If the real draws differ, the real view does too, and it is searched."""
+    state = engine.determinize(view, seat, seed)
+    for done, move in enumerate(moves[:-1]):
+        try:
+            state = engine.apply_move(state, seat, dict(move))
+        except IllegalMove:
+            return
+        if engine.is_over(state) or seat not in engine.to_move(state):
+            return
+        _plans[_plan_key(engine, engine.view(state, seat), seat)] = moves[done + 1]
     while len(_plans) > PLANS_KEPT:
         _plans.popitem(last=False)
+
+
+def _allowed(engine: Any, view: dict[str, Any], seat: int, move: Move) -> bool:
+    """The engine's own check of a planned step, in a determinization of the view (a seat's
+    legal moves depend on its view alone), instead of listing every legal move."""
+    try:
+        engine.apply_move(engine.determinize(view, seat, 0), seat, dict(move))
+    except IllegalMove:
+        return False
+    return True
 
 
 def settings_for(engine: Any) -> Settings:

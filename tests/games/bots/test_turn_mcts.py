@@ -123,7 +123,10 @@ def test_hard_with_the_same_seed_and_iterations_repeats_its_choice() -> None:
     for ply in range(6):
         seat = TOY.to_move(state)[0]
         view = TOY.view(state, seat)
+        # Each call searches: a step taken from a remembered plan is not searched at all.
+        turn_mcts.forget_plans()
         first = turn_mcts.choose(TOY, view, seat, seed=ply, iterations=15)
+        turn_mcts.forget_plans()
         assert turn_mcts.choose(TOY, view, seat, seed=ply, iterations=15) == first
         state = TOY.apply_move(state, seat, first)
 
@@ -194,6 +197,66 @@ def test_the_rest_of_a_decided_turn_is_played_without_searching_again(monkeypatc
     second = turn_mcts.choose(ENGINE, ENGINE.view(after, seat), seat, seed=4, iterations=24)
     assert second == expected[1]
     assert second in ENGINE.legal_moves(after, seat)
+
+
+def _draw_then_play_position() -> Any:
+    """Ten rows, seat 0 to take with the market empty: its only first step is an unseen draw,
+    and its second plays the drawn card or the 5 it holds. Every row stands at 6, so a 4 makes
+    exactly 10 and a 5 or more would overshoot."""
+    toy = toy_engine.ENGINE
+    state = toy.new_game(2, seed=1)
+    rows = ((2, 4), (1, 5), (3, 3))
+    used = [5, 7] + [card for row in rows for card in row]
+    deck = toy_engine.full_deck(2)
+    for card in used:
+        deck.remove(card)
+    return replace(
+        state,
+        deck=tuple(deck),
+        market=(),
+        hands=((5,), (7,)),
+        rows=(rows, ((), (), ())),
+        current=0,
+        step="take",
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_step_that_follows_a_hidden_draw_is_planned_from_that_same_draw(seed: int) -> None:
+    """The plan for the play after the draw must be the one made for the card drawn. The real
+    deck here holds on top the card the seat's simplest determinization (seed 0) puts there,
+    which the search need not have drawn: a plan keyed by that determinization's view but made
+    in another played a card the seat did not hold."""
+    toy = toy_engine.ENGINE
+    turn_mcts.forget_plans()
+    state = _draw_then_play_position()
+    view = toy.view(state, 0)
+    top = toy.determinize(view, 0, 0).deck[0]
+    rest = list(state.deck)
+    rest.remove(top)
+    real = replace(state, deck=(top, *rest))
+    first = turn_mcts.choose(toy, view, 0, seed=seed, iterations=30)
+    assert first == {"type": "draw_card"}  # the only move
+    after = toy.apply_move(real, 0, first)
+    second = turn_mcts.choose(toy, toy.view(after, 0), 0, seed=seed, iterations=30)
+    assert second in toy.legal_moves(after, 0)
+
+
+def test_a_planned_step_the_engine_refuses_is_searched_instead() -> None:
+    toy = toy_engine.ENGINE
+    turn_mcts.forget_plans()
+    after = toy.apply_move(_draw_then_play_position(), 0, {"type": "draw_card"})
+    view = toy.view(after, 0)
+    held = set(after.hands[0])
+    not_held = next(card for card in toy_engine.VALUES if card not in held)
+    turn_mcts._plans[turn_mcts._plan_key(toy, view, 0)] = {
+        "type": "play_card",
+        "card": not_held,
+        "row": 0,
+    }
+    move = turn_mcts.choose(toy, view, 0, seed=1, iterations=30)
+    assert move in toy.legal_moves(after, 0)
+    assert move["card"] in held
 
 
 def test_a_view_the_plan_did_not_expect_is_searched_afresh(monkeypatch) -> None:
