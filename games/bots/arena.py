@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -140,7 +141,9 @@ def play_match(match: Match, games: int, jobs: int = 1) -> Iterator[GameResult]:
         for index in range(games):
             yield play_game(match, index)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Fresh processes (not forks): the caller may run threads (a test server), and a fork
+    # copies any lock one of them holds, which can hang the child.
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
         futures = [pool.submit(play_game, match, index) for index in range(games)]
         for future in futures:
             yield future.result()

@@ -6,28 +6,15 @@ import json
 import pickle
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from games.bots import arena
 from games.engines.base import IllegalMove
 from games.services.common import GameError
-from tests.games.bots.toy_engine import ToyEngine
+from tests.games.bots.toy_engine import ROW_TWO_CLOSED
 
 TOY = "tests.games.bots.toy_engine:ENGINE"
-
-
-class RowTwoClosed(ToyEngine):
-    """Lists moves onto row 2 but refuses them: an engine (or a bot) that breaks the protocol."""
-
-    def apply_move(self, state: Any, seat: int, move: dict) -> Any:
-        if move.get("row") == 2:
-            raise IllegalMove("row_closed", "Row 2 is closed.", row=2)
-        return super().apply_move(state, seat, move)
-
-
-ROW_TWO_CLOSED = RowTwoClosed()
 
 
 def test_arena_plays_a_tiny_match_and_prints_the_summary(
@@ -91,8 +78,8 @@ def test_the_games_errors_cross_a_process_whole(error_class: type[Exception]) ->
 def test_a_refused_move_stops_the_match_naming_the_game_and_saving_its_position(
     jobs: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(arena, "FAILURES", tmp_path)
-    game = "tests.games.bots.test_arena:ROW_TWO_CLOSED"
+    monkeypatch.chdir(tmp_path)  # the position is saved under var/ here
+    game = "tests.games.bots.toy_engine:ROW_TWO_CLOSED"
     argv = [game, "--players", "2", "--games", "3", "--bots", "random,random", "--seed", "5"]
     assert arena.main([*argv, "--jobs", jobs]) == 1
     out, err = capsys.readouterr()
@@ -106,7 +93,8 @@ def test_a_refused_move_stops_the_match_naming_the_game_and_saving_its_position(
     assert found, stopped
     number, seed, ply, seat = (int(found.group(i)) for i in range(1, 5))
     assert seed == 5 + number - 1
-    saved = json.loads(Path(found.group(6)).read_text())
+    assert found.group(6).startswith("var/arena-failures/")
+    saved = json.loads((tmp_path / found.group(6)).read_text())
     move = json.loads(found.group(5))
     assert saved["seat"] == seat and saved["move"] == move and move["row"] == 2
     # The saved position is the one the move was refused in: replayed, it is refused again,

@@ -223,3 +223,16 @@ class ToyEngine:
 
 
 ENGINE = ToyEngine()
+
+
+class RowTwoClosed(ToyEngine):
+    """Lists moves onto row 2 but refuses them: an engine (or a bot) that breaks the protocol,
+    for the arena's tests (here, not in a test module, so a worker process can import it)."""
+
+    def apply_move(self, state: State, seat: int, move: dict) -> State:
+        if move.get("row") == 2:
+            raise IllegalMove("row_closed", "Row 2 is closed.", row=2)
+        return super().apply_move(state, seat, move)
+
+
+ROW_TWO_CLOSED = RowTwoClosed()
