@@ -142,9 +142,6 @@ class Search:
     # How many turns the root's ranking holds (its information set is the bot's own, so
     # every determinization ranks the same turns): one means there is nothing to decide.
     root_choices: int = 0
-    # The seed of the determinization that ranking was made in: a turn's later steps may
-    # rest on what its earlier ones drew there (a remembered plan expects those draws).
-    root_seed: int = 0
 
     def iterate(self) -> None:
         if not self.seeds:
@@ -162,8 +159,6 @@ class Search:
                 break
             ranked = self._ranked(state, mover)
             if node is self.root:
-                if not self.iterations:
-                    self.root_seed = seed
                 self.root_choices = len(ranked)
             width = self.settings.root_width if node is self.root else self.settings.width
             width += int(self.settings.widen * math.sqrt(node.visits))
@@ -190,6 +185,13 @@ class Search:
             visited.visits += 1
             visited.reward += reward
         self.iterations += 1
+
+    @property
+    def root_seed(self) -> int:
+        """The seed of the determinization the root's turns were ranked in (the first
+        iteration's): a turn's later steps may rest on what its earlier ones drew there, so
+        a remembered plan expects those draws."""
+        return self.seeds[0] if self.seeds else 0
 
     def best_move(self) -> Move:
         """The first move of the most visited turn (the best mean among equals)."""

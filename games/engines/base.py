@@ -16,12 +16,10 @@ T = TypeVar("T")
 _MASK64 = 0xFFFFFFFFFFFFFFFF
 
 
-class IllegalMove(Exception):
-    """A move the rules forbid, or input that is not a move at all.
-
-    `code` is stable and machine-readable (the website translates it); the message is
-    plain English for logs and tests; `params` carry the numbers a translation needs.
-    """
+class CodedError(Exception):
+    """An error a member may be told about: `code` is stable and machine-readable (the
+    website translates it); the message is plain English for logs and tests; `params`
+    carry the numbers a translation needs."""
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
         super().__init__(message)
@@ -35,7 +33,11 @@ class IllegalMove(Exception):
         return (type(self), (self.code, self.message), {"params": self.params})
 
     def __repr__(self) -> str:
-        return f"IllegalMove({self.code!r}, {self.message!r})"
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+class IllegalMove(CodedError):
+    """A move the rules forbid, or input that is not a move at all."""
 
 
 def move_type(move: Any, keys: Mapping[str, Collection[str]]) -> str:

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games import broadcast, engines
-from games.engines.base import Engine
+from games.engines.base import CodedError, Engine
 from games.models import Game, Seat
 from games.outbox import outbox
 from games.tasks import play_bot_turn as play_bot_turn_task
@@ -28,26 +28,9 @@ MAX_MOVE_BYTES = 4_000
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
-class GameError(Exception):
-    """Something a member asked for that the game cannot do now.
-
-    Like `IllegalMove`: a stable `code` (translated by `games.messages.describe`), English
-    text for logs and tests, and `params` for the numbers a translation needs.
-    """
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.params = params
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt whole when it crosses a process (the arena's workers): the default would
-        # call the class with the message alone.
-        return (type(self), (self.code, self.message), {"params": self.params})
-
-    def __repr__(self) -> str:
-        return f"GameError({self.code!r}, {self.message!r})"
+class GameError(CodedError):
+    """Something a member asked for that the game cannot do now. Like `IllegalMove`, its
+    `code` is translated by `games.messages.describe`."""
 
 
 def engine_for(slug: str) -> Engine:

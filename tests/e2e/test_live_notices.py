@@ -85,8 +85,12 @@ def open_with_a_late_first_refresh(
     )
     page.route(lambda url: urlsplit(url).path == path, hold_the_first_refresh)
     page.goto(f"http://{server}{path}")
-    while not held:  # the socket opened and its refresh was answered: stale from now on
+    for _ in range(TURN_TIMEOUT_MS // 50):
+        if held:  # the socket opened and its refresh was answered: stale from now on
+            break
         page.wait_for_timeout(50)
+    else:
+        pytest.fail(f"opening {path} never fetched its refresh")
     result = change()
     page.wait_for_function("() => window.hints >= 1", timeout=TURN_TIMEOUT_MS)
     route, stale = held[0]
