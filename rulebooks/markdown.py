@@ -243,7 +243,9 @@ class GlossaryMatcher:
 class _TermMarker(HTMLParser):
     """Re-emits sanitised HTML unchanged except for glossary marks in text nodes."""
 
-    SKIP = {"a", "code", "pre"}
+    # Links, code, and headings: a heading names a part of the text, it is not a mention of a
+    # term (and a link inside it would pull the reader away from the section it titles).
+    SKIP = {"a", "code", "pre", "h1", "h2", "h3", "h4", "h5", "h6"}
 
     def __init__(self, matcher: GlossaryMatcher) -> None:
         super().__init__(convert_charrefs=True)

@@ -129,10 +129,14 @@ class BookTexts:
         return next((s for s in self.sections if s.key == key), None)
 
 
-def site_note(book: Rulebook, language: str) -> SafeString:
+def site_note(book: Rulebook, language: str) -> tuple[SafeString, str]:
+    """The "How this site plays it" box in ``language`` (else English, else any), and the
+    language it is written in: the box is tagged with it and headed in it."""
     notes = {n.language: n for n in SiteNote.objects.filter(rulebook=book)}
     note = notes.get(language) or notes.get("en") or next(iter(notes.values()), None)
-    return render(note.body, language=note.language) if note else mark_safe("")
+    if note is None:
+        return mark_safe(""), language
+    return render(note.body, language=note.language), note.language
 
 
 # --- search -----------------------------------------------------------------------------------

@@ -64,6 +64,7 @@ def book(request: HttpRequest, slug: str) -> HttpResponse:
         rulebook, requested=request.GET.get("lang"), preferred=preferred
     )
     texts = selectors.BookTexts(rulebook)
+    site_note, site_note_language = selectors.site_note(rulebook, language)
     ctx = {
         "book": rulebook,
         "title": rulebook.title_in(language),
@@ -72,7 +73,8 @@ def book(request: HttpRequest, slug: str) -> HttpResponse:
         "preferred": preferred,
         "available": selectors.available_languages(rulebook),
         "items": texts.items(language),
-        "site_note": selectors.site_note(rulebook, language),
+        "site_note": site_note,
+        "site_note_language": site_note_language,
         "terms": texts.terms,
         "glossary": selectors.glossary_data(texts.terms),
         "coverage": services.coverage(rulebook),

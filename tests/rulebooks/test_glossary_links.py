@@ -130,6 +130,7 @@ CASES: dict[tuple[str, str], list[tuple[str, list[tuple[str, str]]]]] = {
                 ("display", "display"),
             ],
         ),
+        ("An additional bonus: he draws a bonus tile.", [("bonus tile", "bonus-tile")]),
     ],
     ("hanging-gardens", "hu"): [
         (
@@ -156,6 +157,11 @@ CASES: dict[tuple[str, str], list[tuple[str, list[tuple[str, str]]]]] = {
             ],
         ),
         ("Kertépítés: a kert 2, 8 vagy 16 pontot ér.", [("kert", "garden-tile")]),
+        # "bónusz" alone is any bonus; the glossary's term is the bonus tile only.
+        (
+            "Extra bónusz jár: a bónuszlapkát képpel lefelé teszi le.",
+            [("bónuszlapkát", "bonus-tile")],
+        ),
     ],
     ("hanging-gardens", "pl"): [
         ("Król i królowa w królestwie.", [("Król", "king"), ("królowa", "queen")]),
@@ -178,6 +184,11 @@ CASES: dict[tuple[str, str], list[tuple[str, list[tuple[str, str]]]]] = {
                 ("kartę startową", "start-card"),
                 ("kwiat pierwszego gracza", "start-player-flower"),
             ],
+        ),
+        # "premia" alone is any bonus; the glossary's term is the bonus tile only.
+        (
+            "Dodatkowa premia: płytkę premiową kładzie zakrytą, a innej premii nie ma.",
+            [("płytkę premiową", "bonus-tile")],
         ),
     ],
     ("tower-of-babel", "en"): [
@@ -248,3 +259,32 @@ def test_every_book_and_language_has_glossary_sentences() -> None:
     assert sorted({(slug, lang) for slug, lang in CASES}) == [
         (slug, lang) for slug in books for lang in ("en", "hu", "pl")
     ]
+
+
+HEADING = re.compile(r"<h([1-6])[^>]*>(.*?)</h\1>", re.DOTALL)
+
+
+def test_a_heading_gets_no_glossary_link_and_the_term_is_linked_after_it() -> None:
+    html = render(
+        "### Építőkorong-bónusz\n\nAz építőkorong-bónusz kártya pontot ér.",
+        shipped_matcher("tower-of-babel", "hu"),
+        language="hu",
+    )
+    assert "<h3>Építőkorong-bónusz</h3>" in html
+    assert links(html) == [("építőkorong-bónusz", "disc-bonus")]
+
+
+@pytest.mark.parametrize(
+    ("slug", "language"),
+    [
+        (slug, language)
+        for slug in sorted({s for s, _l in CASES})
+        for language in ("en", "hu", "pl")
+    ],
+)
+def test_no_heading_of_a_shipped_text_holds_a_glossary_link(slug: str, language: str) -> None:
+    text = (CONTENT_DIR / slug / f"{language}.md").read_text(encoding="utf-8")
+    html = render(text, shipped_matcher(slug, language), language=language)
+    headings = HEADING.findall(html)
+    assert len(headings) > 1  # the title and at least the sections
+    assert [body for _level, body in headings if 'class="term"' in body] == []
