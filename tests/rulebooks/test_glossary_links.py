@@ -68,6 +68,10 @@ CASES: dict[tuple[str, str], list[tuple[str, list[tuple[str, str]]]]] = {
             "Bierze znacznik Głównego Architekta.",
             [("znacznik Głównego Architekta", "chief-architect")],
         ),
+        (
+            "Wszystko policzycie w notesie do punktacji; reszta jest na pomocy gracza.",
+            [("notesie do punktacji", "score-pad"), ("pomocy gracza", "player-aid")],
+        ),
     ],
     ("babylon", "en"): [
         (
