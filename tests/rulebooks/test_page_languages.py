@@ -118,7 +118,7 @@ def test_the_site_box_is_headed_and_tagged_in_the_texts_language(
     assert "<h2>Így játsszuk ezen az oldalon</h2>" in box
     assert "How this site plays it" not in html
     html = client.get(url + "?lang=pl").content.decode()
-    assert "<h2>Jak gramy na tej stronie</h2>" in html
+    assert "<h2>Jak gramy w tym serwisie</h2>" in html
 
 
 def test_missing_and_stale_sections_tag_the_source_and_the_sites_words(
