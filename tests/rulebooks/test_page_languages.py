@@ -157,3 +157,23 @@ def test_the_check_finds_an_untagged_block() -> None:
         ("html/article/div/p", "hu", "tovább"),
         ("html/article/div/p", "en", "Edit"),
     ]
+
+
+def test_an_editors_preview_and_source_are_tagged_with_their_languages(
+    rulebooks: None, editor: User
+) -> None:
+    """Editing the Polish text with the site in English: the preview is Polish, the Hungarian
+    source shown beside it is Hungarian."""
+    editor.language = "en"
+    editor.save(update_fields=["language"])
+    client = login(editor)
+    args = ["babylon", "pl", "dig"]
+    html = client.get(reverse("rulebooks:section-edit", args=args)).content.decode()
+    assert '<pre class="rb-source-text" lang="hu">' in html
+    assert re.search(r'<h3 lang="hu">[^<]*Ásás', html)
+    text = SectionText.objects.get(
+        section__rulebook__slug="babylon", section__key="dig", language="pl"
+    )
+    data = {"title": "Kopanie", "body": "**Filar**", "base_number": text.revision_number}
+    html = client.post(reverse("rulebooks:section-preview", args=args), data).content.decode()
+    assert '<h2 class="rb-heading" lang="pl">Kopanie</h2><div class="rb-body" lang="pl">' in html
