@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games import catalog
+from games import catalog, payloads
 
 IMPORT_MAX_BYTES = 2 * 1024 * 1024
 
@@ -30,13 +30,21 @@ SEAT_CHOICES = [
 BOT_LEVELS = ("easy", "normal", "hard")
 
 
+# What `read_json` returns for JSON nested deeper than games.payloads allows.
+TOO_DEEP = object()
+
+
 def read_json(raw: str) -> Any:
-    """Parse JSON sent by a browser; None when it cannot be read (including nesting so deep
-    that the parser gives up, which a crafted request can reach within the size limits)."""
+    """Parse JSON sent by a browser; None when it cannot be read, TOO_DEEP when it nests
+    deeper than games.payloads.MAX_DEPTH (a crafted request reaches the parser's own limit,
+    about 1,500 levels, within the size limits; nothing else may walk such a value)."""
     try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):
+        value = json.loads(raw)
+    except RecursionError:
+        return TOO_DEEP
+    except ValueError:
         return None
+    return TOO_DEEP if payloads.too_deep(value) else value
 
 
 def playable_games() -> list[catalog.GameInfo]:
@@ -162,6 +170,11 @@ class MoveForm(forms.Form):
 
     def clean_move(self) -> dict[str, Any]:
         move = read_json(self.cleaned_data["move"])
+        if move is TOO_DEEP:
+            raise forms.ValidationError(
+                _("This move is nested too deeply (at most %(max)s levels of lists and objects)."),
+                params={"max": payloads.MAX_DEPTH},
+            )
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise forms.ValidationError(_("That move could not be read."))
         return move
@@ -184,6 +197,14 @@ class ImportGameForm(forms.Form):
         except UnicodeDecodeError:
             raise forms.ValidationError(_("This file is not valid JSON.")) from None
         data = read_json(text)
+        if data is TOO_DEEP:
+            raise forms.ValidationError(
+                _(
+                    "This file is nested too deeply to be a game export "
+                    "(at most %(max)s levels of lists and objects)."
+                ),
+                params={"max": payloads.MAX_DEPTH},
+            )
         if data is None:
             raise forms.ValidationError(_("This file is not valid JSON."))
         if not isinstance(data, dict):

@@ -104,6 +104,15 @@ def describe(exc: Exception, slug: str = "") -> str:
             if "cause" in params
             else "",
         }
+    if code == "too_deep":
+        return _(
+            "This move is nested too deeply (at most %(max)s levels of lists and objects)."
+        ) % {"max": params.get("max")}
+    if code == "file_too_deep":
+        return _(
+            "This file is nested too deeply to be a game export "
+            "(at most %(max)s levels of lists and objects)."
+        ) % {"max": params.get("max")}
     if code == "bad_field" and "field" in params:
         return _("This file cannot be imported: %(field)s %(problem)s.") % {
             "field": params["field"],

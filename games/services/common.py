@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games import broadcast, engines
+from games import broadcast, engines, payloads
 from games.engines.base import CodedError, Engine
 from games.models import Game, Seat
 from games.outbox import outbox
@@ -147,6 +147,12 @@ def _json_texts(value: Any) -> Iterator[str]:
 def check_move_payload(move: Any) -> None:
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         raise GameError("bad_move", "A move must be a JSON object with a string 'type'.")
+    if payloads.too_deep(move):  # before anything below walks it (games/payloads.py)
+        raise GameError(
+            "too_deep",
+            f"A move may nest at most {payloads.MAX_DEPTH} levels deep.",
+            max=payloads.MAX_DEPTH,
+        )
     if any(text_problem(text) for text in _json_texts(move)):
         raise GameError("bad_move", "A move cannot hold NUL characters or lone surrogates.")
     try:

@@ -68,11 +68,25 @@ def record_move(
 
 
 def _only_others_moved(game: Game, seat: int, expected_version: Any) -> bool:
-    """True when every move since `expected_version` was another seat's (simultaneous
-    choices); the engine still decides whether `seat` may move now."""
+    """True when the page at `expected_version` asked `seat` to choose together with other
+    seats (simultaneous choices), and every move since was another seat's while that choice
+    stayed open; the engine still decides whether `seat` may move now. Anywhere else a move
+    from an older page is stale. Only this rare path replays the log, up to the page's move."""
     if type(expected_version) is not int or not 0 <= expected_version < game.version:
         return False
-    return not game.moves.filter(number__gte=expected_version, seat=seat).exists()
+    since = list(game.moves.filter(number__gte=expected_version).order_by("number"))
+    if any(move.seat == seat for move in since):
+        return False
+    engine = engine_for(game.engine_slug)
+    state = state_at(game=game, number=expected_version)
+    choosing = engine.to_move(state)
+    if seat not in choosing or len(choosing) < 2:
+        return False
+    for move in since:
+        state = engine.apply_move(state, move.seat, move.payload)
+        if seat not in engine.to_move(state):
+            return False
+    return True
 
 
 @transaction.atomic

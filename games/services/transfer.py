@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import engines
+from games import engines, payloads
 from games.engines.base import IllegalMove
 from games.models import Game, Seat
 from games.services.common import (
@@ -75,6 +75,14 @@ def export_game(*, game: Game) -> dict:
 
 def _bad_file(reason: str) -> GameError:
     return GameError("bad_file", reason)
+
+
+def _too_deep() -> GameError:
+    return GameError(
+        "file_too_deep",
+        f"A game file may nest at most {payloads.MAX_DEPTH} levels deep.",
+        max=payloads.MAX_DEPTH,
+    )
 
 
 def _bad(field: str, problem: str, **params: Any) -> GameError:
@@ -175,6 +183,11 @@ def _checked_moves(moves: Any) -> list[tuple[int, dict, bool]]:
     return checked
 
 
+def _same_json(claimed: Any, real: Any) -> bool:
+    """Equal as JSON, types included: Python holds `true == 1` and `1.0 == 1`, a file does not."""
+    return json.dumps(claimed, sort_keys=True) == json.dumps(real, sort_keys=True)
+
+
 def _checked_scores(claimed: Any) -> dict | None:
     if claimed is None:
         return None
@@ -196,11 +209,17 @@ def import_game(*, data: Any, user: User | None) -> Game:
     if isinstance(data, bytes | str):
         try:
             data = json.loads(data)
-        except (ValueError, RecursionError):
+        except RecursionError:  # the parser's own limit, far beyond MAX_DEPTH
+            raise _too_deep() from None
+        except ValueError:
             raise _bad_file("The file is not JSON.") from None
+    if payloads.too_deep(data):  # before any check below walks it (games/payloads.py)
+        raise _too_deep()
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise _bad_file("The file is not a game export.")
-    if data.get("format_version") != EXPORT_VERSION:
+    if not _is_int(data.get("format_version")):  # `true` is not 1
+        raise _bad("format_version", "not_integer")
+    if data["format_version"] != EXPORT_VERSION:
         raise _bad_file("Unknown export format version.")
     slug, players, seed = data.get("game"), data.get("players"), data.get("seed")
     options = data.get("options", {})
@@ -277,8 +296,8 @@ def import_game(*, data: Any, user: User | None) -> Game:
             raise _bad_file("The game in the file is not finished.")
         scores = engine.scores(state)
         if claimed is not None and (
-            claimed["totals"] != scores["totals"]
-            or claimed.get("breakdown", scores["breakdown"]) != scores["breakdown"]
+            not _same_json(claimed["totals"], scores["totals"])
+            or not _same_json(claimed.get("breakdown", scores["breakdown"]), scores["breakdown"])
         ):
             raise GameError("scores_differ", "The file's scores do not match its moves.")
         finish_game(game_id=game.pk)

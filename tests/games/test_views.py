@@ -555,13 +555,13 @@ def test_import_of_absurdly_nested_json_shows_why(alice: User) -> None:
     upload = SimpleUploadedFile("game.json", b"[" * 100_000 + b"]" * 100_000)
     response = client_for(alice).post(reverse("games:import"), {"file": upload})
     assert response.status_code == 400
-    assert "This file is not valid JSON." in response.content.decode()
+    assert "This file is nested too deeply to be a game export" in response.content.decode()
 
 
 def test_a_move_of_absurdly_nested_json_is_refused_with_a_reason(game: Game, alice: User) -> None:
     response = post_move(alice, game, "[" * 999 + "]" * 999, 0)
     assert response.status_code == 200
-    assert "That move could not be read." in response.content.decode()
+    assert "This move is nested too deeply (at most 32 levels" in response.content.decode()
     assert_unchanged(game)
 
 
