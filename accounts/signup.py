@@ -7,11 +7,15 @@ module cannot import allauth's forms itself.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from allauth.account.forms import SignupForm as AllauthSignupForm
+from allauth.account.views import signup as allauth_signup
+from django.conf import settings
 from django.contrib.auth.hashers import make_password
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template.response import SimpleTemplateResponse
 
 
 class SignupForm(AllauthSignupForm):
@@ -22,3 +26,18 @@ class SignupForm(AllauthSignupForm):
             # unknown username), so that the answer comes as late as a newcomer's.
             make_password(self.cleaned_data.get("password1"))
         return super().try_save(request)
+
+
+def padded_signup(request: HttpRequest) -> HttpResponse:
+    """allauth's sign-up page, whose posts are answered no sooner than SIGNUP_MIN_SECONDS after
+    they arrived. Hashing on both paths leaves only the new account's own writes and e-mail to
+    tell the two apart; the floor hides those too, whatever the database or the mail server."""
+    start = time.monotonic()
+    response = allauth_signup(request)
+    if request.method == "POST":
+        if isinstance(response, SimpleTemplateResponse) and not response.is_rendered:
+            response.render()  # the page with the form's errors costs its time here too
+        rest = start + settings.SIGNUP_MIN_SECONDS - time.monotonic()
+        if rest > 0:
+            time.sleep(rest)
+    return response

@@ -314,6 +314,9 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtraForm"
 # ... and takes as long for a registered address as for a new one (accounts/signup.py).
 ACCOUNT_FORMS = {"signup": "accounts.signup.SignupForm"}
+# A sign-up post is answered no sooner than this (accounts/signup.py), so that its time does not
+# tell a registered address from a new one.
+SIGNUP_MIN_SECONDS = env_float("SIGNUP_MIN_SECONDS", 1.0)
 # E-mails in the member's language, naming the club; logging in keeps the language just chosen.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # The club's name in e-mails; empty: "Board-game club" in the reader's language.

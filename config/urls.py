@@ -4,11 +4,13 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.signup import padded_signup
 from config import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("accounts/signup/", padded_signup, name="account_signup"),  # before allauth's own
     path("accounts/", include("allauth.urls")),
     path("members/", include("accounts.urls")),
     path("rules/", include("rulebooks.urls")),
