@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
+from accounts.models import User
 from games import engines, rendering, services
 from games.engines.base import Engine
 from games.models import Game
@@ -40,9 +41,9 @@ HOW_SCORING_WORKS = {
 }
 
 
-def finished(engine: Engine) -> Game:
-    """A seeded random game of a member and bots of different levels (so that every seat is
-    rated), played to its end through the one move path, with its results stored."""
+def finished(engine: Engine, member: User | None = None) -> Game:
+    """A seeded random game of a member (seat 0) and bots of different levels (so that every
+    seat is rated), played to its end through the one move path, with its results stored."""
     players = engine.min_players
     levels = ["easy", "normal", "hard"][: players - 1]
     game = services.create_game(
@@ -50,7 +51,7 @@ def finished(engine: Engine) -> Game:
         players=players,
         options={},
         seats=[{"kind": "me"}] + [{"kind": "bot", "bot_level": level} for level in levels],
-        created_by=make_user("alice", display_name="Alice"),
+        created_by=member or make_user("alice", display_name="Alice"),
         seed=SEED,
     )
     for number, (seat, move) in enumerate(random_moves(engine, players, SEED), start=1):
