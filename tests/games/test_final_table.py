@@ -14,6 +14,7 @@ import json
 import re
 from html import unescape
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.utils import translation
@@ -332,3 +333,31 @@ def test_a_running_game_has_no_end_line_and_no_scoring_link() -> None:
     game = bot_table(engine, engine.min_players, SEED)
     html = board(game, "en")
     assert "end-reason" not in html and "scoring-link" not in html
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=by_slug)
+def test_how_scoring_works_opens_the_scoring_section_in_the_readers_language(
+    engine: Engine, client: Any
+) -> None:
+    from django.core.management import call_command
+
+    from rulebooks import selectors
+    from rulebooks.models import Rulebook
+
+    call_command("import_rulebooks")
+    available = selectors.available_languages(Rulebook.objects.get(slug=engine.slug))
+    member = make_user("alice", display_name="Alice")
+    game = finished(engine, member)
+    client.force_login(member)
+    for language in LANGUAGES:
+        User.objects.filter(pk=member.pk).update(language=language)
+        page = client.get(f"/games/{game.pk}/").content.decode()
+        href = re.search(r'<a class="scoring-link" href="([^"]+)"', page).group(1)
+        path, anchor = href.split("#")
+        book = client.get(path)
+        assert book.status_code == 200
+        text = book.content.decode()
+        assert f'id="{anchor}"' in text
+        # Every rulebook has all three languages (rulebooks/content/), so the reader's.
+        assert language in available
+        assert f'<div class="rb-sections" lang="{language}">' in text
