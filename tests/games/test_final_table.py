@@ -361,3 +361,17 @@ def test_how_scoring_works_opens_the_scoring_section_in_the_readers_language(
         # Every rulebook has all three languages (rulebooks/content/), so the reader's.
         assert language in available
         assert f'<div class="rb-sections" lang="{language}">' in text
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=by_slug)
+def test_the_replays_move_log_ends_with_why_the_game_ended(engine: Engine, client: Any) -> None:
+    member = make_user("alice", display_name="Alice")
+    game = finished(engine, member)
+    data = engine.dump(engine.load(game.state))
+    client.force_login(member)
+    for number in (0, game.version):
+        page = client.get(f"/games/{game.pk}/replay/?move={number}").content.decode()
+        log = re.search(r'<details class="move-log">.*?</details>', page, re.S).group(0)
+        items = re.findall(r"<li[^>]*>(.*?)</li>", log, re.S)
+        assert len(items) == game.version + 1
+        assert text(items[-1]) == EXPECTED_REASON[engine.slug](data)
