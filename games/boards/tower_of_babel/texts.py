@@ -212,6 +212,7 @@ def measure_text(key: str, measure: dict[str, int]) -> str | None:
 
 
 def end_reason(view: dict[str, Any], names: list[str]) -> str | None:
+    """Which type of disc ran out (a two-type disc counts for both of its types)."""
     if not view.get("is_over"):
         return None
     left = {
