@@ -125,6 +125,19 @@ def _category(slug: str, key: str) -> tuple[str, str]:
     return (str(label) if label is not None else key.replace("_", " ").capitalize(), colour)
 
 
+def score_cell(slug: str, key: str, points: int, measure: dict[str, int] | None) -> str:
+    """A category's points, with what they counted where the rule scores a measure (the
+    engine's scores["measures"], put in words by the game's board module): "6 (level 3)"."""
+    module = boards.get(slug)
+    words = None
+    # A measure of nothing ("0 (0 tiles)") would only add noise.
+    if measure and any(measure.values()) and module is not None and hasattr(module, "measure_text"):
+        words = module.measure_text(key, measure)
+    if not words:
+        return str(points)
+    return _("%(points)s (%(measure)s)") % {"points": points, "measure": words}
+
+
 def score_table(
     scores: dict[str, Any],
     names: list[str],
@@ -141,6 +154,7 @@ def score_table(
     finished after a timeout, says so.
     """
     breakdown = scores.get("breakdown") or []
+    measures = scores.get("measures") or []
     keys: list[str] = []
     for parts in breakdown:
         keys.extend(k for k in parts if k not in keys)
@@ -157,6 +171,7 @@ def score_table(
     rows = []
     for place, seat in order:
         parts = breakdown[seat] if seat < len(breakdown) else {}
+        measured = measures[seat] if seat < len(measures) else {}
         result = by_seat.get(seat)
         rated = result is not None and result.rating_after is not None
         row_seat = seat_rows.get(seat)
@@ -167,6 +182,7 @@ def score_table(
                 "place": place,
                 "name": names[seat],
                 "values": [parts.get(k, 0) for k in keys],
+                "cells": [score_cell(slug, k, parts.get(k, 0), measured.get(k)) for k in keys],
                 "total": scores["totals"][seat],
                 "winner": seat in winners,
                 "resigned": resigned,
@@ -177,10 +193,20 @@ def score_table(
         )
     categories = [_category(slug, k) for k in keys]
     return {
-        "columns": [label for label, _ in categories],
-        "colours": [colour for _, colour in categories],
+        "columns": [label for label, _colour in categories],
+        "colours": [colour for _label, colour in categories],
         "keys": keys,
         "rows": rows,
+        # The categories as rows under the standings, so that rank, name, total and rating
+        # come first at any width; each says that its numbers are points.
+        "categories": [
+            {
+                "key": key,
+                "heading": _("%(category)s (points)") % {"category": label},
+                "cells": [row["cells"][i] for row in rows],
+            }
+            for i, (key, (label, _colour)) in enumerate(zip(keys, categories, strict=True))
+        ],
         "rated": any(row["rating"] for row in rows),
     }
 
@@ -226,18 +252,19 @@ def score_chart(table: dict[str, Any]) -> dict[str, Any]:
                 "segments": segments,
             }
         )
+    # The legend is laid out in HTML (templates/games/_scores.html), where labels of any
+    # length, in any language, wrap instead of overprinting each other.
     legend = [
-        {"label": label, "fill": colour, "x": i * 75}
-        for i, (label, colour) in enumerate(zip(table["columns"], table["colours"], strict=True))
+        {"label": label, "fill": colour}
+        for label, colour in zip(table["columns"], table["colours"], strict=True)
     ]
     height = len(bars) * (bar_height + gap)
     return {
         "bars": bars,
         "bar_height": bar_height,
         "legend": legend,
-        "legend_y": height + 8,
         "width": label_width + width + 50,
-        "height": height + 30,
+        "height": max(height - gap, bar_height),
     }
 
 
@@ -251,6 +278,16 @@ def waiting_for(names: list[str], to_move: list[int], bots: set[int]) -> str:
     return format_html_join(
         ", ", "{}{}", ((names[s], mark_safe(badge) if s in bots else "") for s in to_move)
     )
+
+
+def end_reason(slug: str, view: dict[str, Any], names: list[str]) -> str | None:
+    """Why a finished game ended, in words (the game's board module knows its rules); the
+    last line of the move log."""
+    module = boards.get(slug)
+    if not view.get("is_over") or module is None or not hasattr(module, "end_reason"):
+        return None
+    reason = module.end_reason(view, names)
+    return str(reason) if reason else None
 
 
 def rules_url(slug: str, view: dict[str, Any]) -> str:
@@ -317,6 +354,7 @@ def board_context(
         "rules_url": rules_url(game.engine_slug, view),
         "scores": table,
         "recent": recent,
+        "end_reason": end_reason(game.engine_slug, view, names),
         "board_template": f"games/{boards.package_name(game.engine_slug)}/_board.html",
         "board": module.board(view, names, recent) if module and hasattr(module, "board") else {},
     }

@@ -126,6 +126,28 @@ def rules_section(view: dict[str, Any]) -> str | None:
     return RULES_SECTIONS.get(view.get("phase", ""))
 
 
+def measure_text(key: str, measure: dict[str, int]) -> str | None:
+    """Spec §2.6: a colour scores its districts' value times its plazas' stars."""
+    if "stars" not in measure:
+        return None
+    stars = measure["stars"]
+    return ngettext(
+        "districts %(value)s × %(stars)s plaza star",
+        "districts %(value)s × %(stars)s plaza stars",
+        stars,
+    ) % {"value": measure["value"], "stars": stars}
+
+
+def end_reason(view: dict[str, Any], names: list[str]) -> str | None:
+    """Spec §2.5: the game ends when the site is down to one tile and no stack is left."""
+    if not view.get("is_over"):
+        return None
+    return _(
+        "The game ended because the construction site was down to its last tile and no "
+        "stack was left to refill it."
+    )
+
+
 # --- what a move did, in data and in words ----------------------------------------------------
 
 

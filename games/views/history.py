@@ -70,6 +70,14 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
                 }
                 for m in log
             ],
+            # The log's last line: why the game ended (public, so from the table's view).
+            "log_end_reason": (
+                rendering.end_reason(
+                    game.engine_slug, services.view_for(game=game, seat=None), names
+                )
+                if finished
+                else None
+            ),
             "seat_query": f"&seat={seat}" if seat is not None and finished else "",
             "seat_choices": list(enumerate(names)) if finished else [],
         }

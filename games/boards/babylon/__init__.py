@@ -108,6 +108,25 @@ def rules_section(view: dict[str, Any]) -> str | None:
     return RULES_SECTIONS.get(phase)
 
 
+def measure_text(key: str, measure: dict[str, int]) -> str | None:
+    """What a category's points counted (the engine's scores["measures"]): "level 3"."""
+    if key == "height":
+        return pgettext("babylon", "level %(level)s") % {"level": measure["level"]}
+    if key in ("decoration_sets", "flower_sets"):
+        sets = measure["sets"]
+        return npgettext("babylon", "%(count)s set", "%(count)s sets", sets) % {"count": sets}
+    return None
+
+
+def end_reason(view: dict[str, Any], names: list[str]) -> str | None:
+    """§2.9: the game ends after its last round."""
+    if not view.get("is_over"):
+        return None
+    return pgettext("babylon", "The game ended because all %(rounds)s rounds were played.") % {
+        "rounds": view["rounds_total"]
+    }
+
+
 def summarize(
     before: dict[str, Any], seat: int, move: dict[str, Any], after: dict[str, Any]
 ) -> dict[str, Any]:

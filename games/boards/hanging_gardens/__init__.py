@@ -11,7 +11,9 @@ from games.boards.hanging_gardens.texts import (
     MESSAGES,
     MOVE_LABELS,
     RULES_SECTIONS,
+    end_reason,
     error_message,
+    measure_text,
     rules_section,
 )
 
@@ -23,7 +25,9 @@ __all__ = [
     "RULES_SECTIONS",
     "board",
     "describe",
+    "end_reason",
     "error_message",
+    "measure_text",
     "rules_section",
     "summarize",
 ]

@@ -7,7 +7,7 @@ import json
 from functools import partial
 from typing import Any
 
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
 from games.catalog import GameInfo
 from games.engines.hanging_gardens import data
@@ -152,3 +152,43 @@ def motif_name(square: str) -> str:
 
 def tile_name(kind: str) -> str:
     return str(TILE_KINDS[kind][0]) if kind in TILE_KINDS else kind
+
+
+def measure_text(key: str, measure: dict[str, int]) -> str | None:
+    """What a category counted (spec §2.11): tiles of a series, a guard's gates, missing
+    tiles."""
+    if "gates" in measure:
+        gates = measure["gates"]
+        return npgettext("hanging gardens", "%(count)s gate", "%(count)s gates", gates) % {
+            "count": gates
+        }
+    if "tiles" not in measure:
+        return None
+    tiles = measure["tiles"]
+    if key == "missing":
+        return npgettext(
+            "hanging gardens", "%(count)s tile missing", "%(count)s tiles missing", tiles
+        ) % {"count": tiles}
+    return npgettext("hanging gardens", "%(count)s tile", "%(count)s tiles", tiles) % {
+        "count": tiles
+    }
+
+
+def end_reason(view: dict[str, Any], names: list[str]) -> str | None:
+    """Spec §2.10: the game ends at the end of a round once the building deck or the
+    face-down point tiles are used up."""
+    if not view.get("is_over"):
+        return None
+    if not view["supply_count"] and not view["deck_count"]:
+        return pgettext(
+            "hanging gardens",
+            "The game ended because both the building deck and the face-down point tiles "
+            "were used up.",
+        )
+    if not view["supply_count"]:
+        return pgettext(
+            "hanging gardens",
+            "The game ended because the face-down point tiles ran out; the round was "
+            "played to its end.",
+        )
+    return pgettext("hanging gardens", "The game ended because the building deck was used up.")

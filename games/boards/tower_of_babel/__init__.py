@@ -13,7 +13,9 @@ from games.boards.tower_of_babel.texts import (
     MESSAGES,
     MOVE_LABELS,
     RULES_SECTIONS,
+    end_reason,
     error_message,
+    measure_text,
     rules_section,
 )
 
@@ -25,7 +27,9 @@ __all__ = [
     "RULES_SECTIONS",
     "board",
     "describe",
+    "end_reason",
     "error_message",
+    "measure_text",
     "rules_section",
     "summarize",
 ]

@@ -181,3 +181,42 @@ def offer_text(offer: dict[str, Any]) -> str:
 
 def wonder_name(wonder: int) -> str:
     return str(WONDER_NAMES.get(wonder, wonder))
+
+
+# §2.9: the game ends when a build leaves no disc of some type on the board.
+ENDED_WITHOUT = {
+    "camel": pgettext_lazy(
+        "tower of babel", "The game ended because no disc needing camels is left on the wonders."
+    ),
+    "crane": pgettext_lazy(
+        "tower of babel", "The game ended because no disc needing cranes is left on the wonders."
+    ),
+    "ship": pgettext_lazy(
+        "tower of babel", "The game ended because no disc needing ships is left on the wonders."
+    ),
+    "stonemason": pgettext_lazy(
+        "tower of babel",
+        "The game ended because no disc needing stonemasons is left on the wonders.",
+    ),
+}
+
+
+def measure_text(key: str, measure: dict[str, int]) -> str | None:
+    """The disc set bonus counts the discs a player collected (§2.9 step 3)."""
+    if "discs" not in measure:
+        return None
+    discs = measure["discs"]
+    return npgettext("tower of babel", "%(count)s disc", "%(count)s discs", discs) % {
+        "count": discs
+    }
+
+
+def end_reason(view: dict[str, Any], names: list[str]) -> str | None:
+    """Which type of disc ran out (a two-type disc counts for both of its types)."""
+    if not view.get("is_over"):
+        return None
+    left = {
+        kind for wonder in view["wonders"] for disc in wonder["discs"] for kind in disc["needs"]
+    }
+    gone = [kind for kind in data.TYPES if kind not in left]
+    return " ".join(str(ENDED_WITHOUT[kind]) for kind in gone) or None

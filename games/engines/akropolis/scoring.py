@@ -10,10 +10,11 @@ from games.engines.akropolis.state import City, Options, State
 
 
 def scores(state: State) -> dict[str, Any]:
-    breakdown = [
-        city_breakdown(city, state.options, stones)
+    cities = [
+        city_scoring(city, state.options, stones)
         for city, stones in zip(state.cities, state.stones, strict=True)
     ]
+    breakdown = [points for points, _ in cities]
     totals = [sum(parts.values()) for parts in breakdown]
     # §2.6: most points, then most stones; A14: a full tie is a shared victory, and
     # otherwise tied seats keep seat order in the ranking.
@@ -22,10 +23,20 @@ def scores(state: State) -> dict[str, Any]:
     winners = [
         s for s in ranking if totals[s] == totals[best] and state.stones[s] == state.stones[best]
     ]
-    return {"totals": totals, "breakdown": breakdown, "ranking": ranking, "winners": winners}
+    return {
+        "totals": totals,
+        "breakdown": breakdown,
+        "ranking": ranking,
+        "winners": winners,
+        # §2.6: each colour's points are its districts' value times its plazas' stars.
+        "measures": [measured for _, measured in cities],
+    }
 
 
-def city_breakdown(city: City, options: Options, stones: int) -> dict[str, int]:
+def city_scoring(
+    city: City, options: Options, stones: int
+) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """(points per category, and per colour the value and the stars they multiply)."""
     top = city.top()
     enclosed = enclosed_empty(top.keys())
     lakes = _lakes(top, enclosed, options)
@@ -43,7 +54,10 @@ def city_breakdown(city: City, options: Options, stones: int) -> dict[str, int]:
     }
     result = {name: values[code] * stars[code] for code, name in data.COLOURS.items()}
     result["stones"] = stones
-    return result
+    measured = {
+        name: {"value": values[code], "stars": stars[code]} for code, name in data.COLOURS.items()
+    }
+    return result, measured
 
 
 def enclosed_empty(occupied: Any) -> set[int]:

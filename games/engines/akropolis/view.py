@@ -33,7 +33,8 @@ View JSON (`ENGINE.view(state, seat)`; `seat` is null for a spectator)::
         ],
         ...
       ],
-      "scores": {"totals": [...], "breakdown": [...], "ranking": [...], "winners": [...]},
+      "scores": {"totals": [...], "breakdown": [...], "ranking": [...], "winners": [...],
+                 "measures": [{"house": {"value": 4, "stars": 3}, ...}, ...]},
       "legal": {                        # what `seat` may do now (empty lists otherwise)
         "take": [0, 1],                 # affordable site indices
         "place": [                      # place phase: every legal placement of "taken"

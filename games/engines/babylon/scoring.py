@@ -34,6 +34,17 @@ def scores(state: State) -> dict[str, Any]:
         "ranking": ranking,
         "winners": winners,
         "visible_notches": notches,
+        "measures": [measures(parts) for parts in breakdown],
+    }
+
+
+def measures(points: dict[str, int]) -> dict[str, dict[str, int]]:
+    """What the categories that score a measure counted (§2.10): the highest level, and the
+    decoration and flower sets, recovered exactly from their points (§3.6 constants)."""
+    return {
+        "height": {"level": points["height"] // data.HEIGHT_POINTS_PER_LEVEL},
+        "decoration_sets": {"sets": points["decoration_sets"] // data.DECORATION_SET_POINTS},
+        "flower_sets": {"sets": points["flower_sets"] // data.FLOWER_SET_POINTS},
     }
 
 

@@ -36,7 +36,8 @@ View JSON (`ENGINE.view(state, seat)`; `seat` is null for a spectator)::
       "turn": {"taken": "C07" | null, "taken_placed": false, "placed": [3],
                "doubles": 0, "symbol_used": false},
       "scores": {"totals": [...], "breakdown": [...], "ranking": [...],
-                 "winners": [...], "visible_notches": [...]},
+                 "winners": [...], "visible_notches": [...],
+                 "measures": [{"height": {"level": 3}, "flower_sets": {"sets": 1}, ...}]},
       "legal": {                         # what `seat` may do now (empty otherwise)
         "remove": [{"x": x, "y": y}, ...], "dig": [{"x": x, "y": y}, ...],
         "tiles": ["taken", "stored"],    # tiles that may be built now

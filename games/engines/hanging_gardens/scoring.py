@@ -42,6 +42,17 @@ def breakdown(tiles: Iterable[str], missing: int) -> dict[str, int]:
     return parts
 
 
+def measures(tiles: Iterable[str], missing: int) -> dict[str, dict[str, int]]:
+    """What the counted categories counted (§2.11): the tiles of each series kind, the gates
+    a guard scores, and the missing tiles."""
+    counts = Counter(tiles)
+    result = {kind: {"tiles": counts[kind]} for kind in data.SERIES_KINDS}
+    if counts[data.GUARD]:
+        result[data.GUARD] = {"gates": counts[data.GATE]}
+    result["missing"] = {"tiles": missing}
+    return result
+
+
 def rank(totals: list[int], tile_counts: list[int]) -> tuple[list[int], list[int]]:
     """(ranking, winners): most points, then most tiles (§2.12); a tie on both is shared,
     and tied seats keep seat order in the ranking."""
@@ -65,4 +76,5 @@ def scores(state: State) -> dict[str, Any]:
         "ranking": ranking,
         "winners": winners,
         "tiles": [len(t) for t in held],
+        "measures": [measures(t, m) for t, m in zip(held, state.missing, strict=True)],
     }

@@ -32,6 +32,7 @@ View JSON (`ENGINE.view(state, seat)`; `seat` is null for a spectator)::
       "group_size": 0,                  # tile phase: the scored group's size
       "last": null,                     # the current or last turn, as in the state JSON
       "scores": {"totals", "breakdown", "ranking", "winners", "tiles",
+                 "measures": [{"garden": {"tiles": 5}, "guard": {"gates": 2}, ...}, ...],
                  "complete": bool},     # false while some hidden tile is not counted
       "legal": {                        # what `seat` may do now (empty lists otherwise)
         "place": [{"card": 27, "placements": [[rotation, x, y], ...]}, ...],
@@ -150,6 +151,7 @@ def _scores(state: State, seat: int | None) -> dict[str, Any]:
         "ranking": ranking,
         "winners": winners,
         "tiles": counts,
+        "measures": [scoring.measures(t, m) for t, m in zip(held, state.missing, strict=True)],
         "complete": complete,
     }
 

@@ -118,4 +118,13 @@ def scores(state: State) -> dict[str, Any]:
     ranking = sorted(range(state.players), key=lambda s: (-totals[s], s))
     best = totals[ranking[0]]
     winners = [s for s in ranking if totals[s] == best]
-    return {"totals": totals, "breakdown": parts, "ranking": ranking, "winners": winners}
+    # §2.9 step 3: the disc set bonus counts the discs each seat collected (at the end only).
+    over = state.phase == OVER
+    measures = [{"disc_sets": {"discs": len(discs)}} if over else {} for discs in state.discs]
+    return {
+        "totals": totals,
+        "breakdown": parts,
+        "ranking": ranking,
+        "winners": winners,
+        "measures": measures,
+    }

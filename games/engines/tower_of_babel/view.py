@@ -40,7 +40,8 @@ View JSON (`ENGINE.view(state, seat)`; `seat` is null for a spectator)::
         "offers": [null, null, {"hidden": true}, null]   # own or revealed offers in full
       },
       "last_build": {...} | null,         # as in the state JSON (public)
-      "scores": {"totals": [...], "breakdown": [...], "ranking": [...], "winners": [...]},
+      "scores": {"totals": [...], "breakdown": [...], "ranking": [...], "winners": [...],
+                 "measures": [{"disc_sets": {"discs": 5}}, ...]},   # discs: at the end
       "legal": [...]                      # this seat's legal moves now ([] if none)
     }
 """

@@ -85,6 +85,21 @@ def test_example_city_with_a_barracks_plaza_shows_both_barracks_qualify() -> Non
     assert parts(ENGINE.load(plain))[2] == 4 * 2
 
 
+def test_example_city_measures_each_colour_as_value_times_stars() -> None:
+    # §6.4 and §2.6: the visible plazas are a house (1 star), a market (2), a temple (2) and a
+    # garden (3); no barracks plaza. The qualifying districts are worth: houses 4 (the
+    # largest group), markets 1 (the market at (-3, 0); the two touching ones score
+    # nothing), barracks 2 (both on the edge), temples 1 (the surrounded one at (-1, 0)),
+    # gardens 1. The final table shows these next to the points.
+    assert ENGINE.scores(example_city())["measures"][0] == {
+        "house": {"value": 4, "stars": 1},
+        "market": {"value": 1, "stars": 2},
+        "barracks": {"value": 2, "stars": 0},
+        "temple": {"value": 1, "stars": 2},
+        "garden": {"value": 1, "stars": 3},
+    }
+
+
 # --- Houses -----------------------------------------------------------------------------
 
 

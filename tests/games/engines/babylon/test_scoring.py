@@ -35,6 +35,16 @@ def test_the_board_of_6_4_scores_24() -> None:
     assert scores["visible_notches"][0] == 50
 
 
+def test_the_board_of_6_4_measures_level_2_and_one_set_of_each() -> None:
+    # §6.5: height 4 points is the highest level 2 (2 per level); one decoration set and one
+    # flower set (4 points each). The final table shows "4 (level 2)".
+    assert ENGINE.scores(step_4())["measures"][0] == {
+        "height": {"level": 2},
+        "decoration_sets": {"sets": 1},
+        "flower_sets": {"sets": 1},
+    }
+
+
 def test_after_t5_still_24_with_47_visible_notches() -> None:
     state = ENGINE.apply_move(next_tile(step_4(), T5, singles=1, doubles=3), 0, place_move(4, 1, 2))
     scores = ENGINE.scores(state)

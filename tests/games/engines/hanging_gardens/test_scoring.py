@@ -190,3 +190,20 @@ def test_breakdown_names_every_category_and_sums_to_the_total() -> None:
         "missing",
     }
     assert sum(parts.values()) == result["totals"][0]
+
+
+def test_measures_count_the_tiles_of_each_series_the_gates_of_a_guard_and_missing_tiles() -> None:
+    # §2.11: 5 gardens score 16 + 8 = 24 (the rulebook's example), by their 5 tiles; a guard
+    # scores 3 per gate (2 gates: 6); 2 missing tiles score 10. The final table shows
+    # "24 (5 tiles)", "6 (2 gates)" and "10 (2 tiles missing)".
+    tiles = ["garden"] * 5 + ["gate", "gate", "guard"]
+    scores = scored(tiles, missing=[2])
+    assert scores["breakdown"][0]["garden"] == 24
+    assert scores["breakdown"][0]["guard"] == 6
+    assert scores["breakdown"][0]["missing"] == 10
+    measures = scores["measures"][0]
+    assert measures["garden"] == {"tiles": 5}
+    assert measures["gate"] == {"tiles": 2}
+    assert measures["queen"] == {"tiles": 0}
+    assert measures["guard"] == {"gates": 2}
+    assert measures["missing"] == {"tiles": 2}

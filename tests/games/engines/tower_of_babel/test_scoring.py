@@ -141,6 +141,9 @@ def test_a_hand_written_final_position_scores_every_category() -> None:
     assert scores["totals"] == [52, 38, 45]
     assert scores["ranking"] == [0, 2, 1]
     assert scores["winners"] == [0]
+    # The disc set bonus counts the discs each seat collected: the final table shows
+    # "10 (4 discs)", "5 (2 discs)" and "20 (4 discs)".
+    assert scores["measures"] == [{"disc_sets": {"discs": n}} for n in (4, 2, 4)]
 
 
 def test_a22_players_tied_on_points_share_the_victory() -> None:
