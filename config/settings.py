@@ -140,8 +140,25 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------
 
 DATABASE_URL = env_str("DATABASE_URL")
+# PostgreSQL: each process keeps a pool of at most DB_POOL_SIZE connections (psycopg_pool, through
+# Django's OPTIONS["pool"]) and takes one for each request or task, giving it back at the end.
+# Under ASGI every request runs in a thread of its own, and persistent connections
+# (CONN_MAX_AGE) would keep one connection per thread: 77 for one server after 400 requests.
+# Size it so that servers x DB_POOL_SIZE + worker processes + 1 (beat) stays under PostgreSQL's
+# max_connections (README, "Several servers and workers"). A request that finds every
+# connection in use waits up to DB_POOL_TIMEOUT seconds for one.
+DB_POOL_SIZE = int(env_float("DB_POOL_SIZE", 8))
+DB_POOL_TIMEOUT = env_float("DB_POOL_TIMEOUT", 20)
+if DB_POOL_SIZE < 1:
+    raise ImproperlyConfigured(f"DB_POOL_SIZE must be at least 1, not {DB_POOL_SIZE}.")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": DB_POOL_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+        }
 else:
     DATABASES = {
         "default": {
