@@ -203,6 +203,9 @@ AUTHENTICATION_BACKENDS = [
 
 REDIS_URL = env_str("REDIS_URL")
 REDIS_READ_TIMEOUT = 15.0  # seconds; see the channel layer below
+# The longest a request waits for Redis (the cache); live hints are sent after the response
+# (config/announce.py), Celery tasks from a thread of their own (games/outbox.py).
+REDIS_REQUEST_TIMEOUT = 0.2
 
 if REDIS_URL:
     CACHES = {
@@ -210,8 +213,12 @@ if REDIS_URL:
             # Falls back to each process's memory while Redis is down (config/cache.py).
             "BACKEND": "config.cache.RedisCacheWithFallback",
             "LOCATION": REDIS_URL,
-            # A cache answer takes milliseconds; a request must not hang on an unreachable host.
-            "OPTIONS": {"socket_connect_timeout": 2.0, "socket_timeout": 2.0},
+            # A cache answer takes a millisecond; a request must not hang on a Redis that is
+            # unreachable or paused: past this it uses the process's memory (config/cache.py).
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_REQUEST_TIMEOUT,
+                "socket_timeout": REDIS_REQUEST_TIMEOUT,
+            },
         }
     }
     CHANNEL_LAYERS = {
