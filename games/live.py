@@ -110,16 +110,14 @@ class Hub:
                         broadcast.group_name(watcher.game_id), self.channel
                     )
         if not self.watchers:
+            with contextlib.suppress(Exception):
+                await self.layer.group_discard(SESSIONS_GROUP, self.channel)
             self.stop()
 
     def stop(self) -> None:
         for task in self.tasks:
             task.cancel()
         self.tasks = []
-        with contextlib.suppress(Exception):
-            asyncio.get_running_loop().create_task(
-                self.layer.group_discard(SESSIONS_GROUP, self.channel)
-            )
         self.reads.clear()
         self.boards.clear()
         _hubs.pop(asyncio.get_running_loop(), None)
