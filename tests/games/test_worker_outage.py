@@ -27,7 +27,7 @@ from tests.test_redis import OwnRedis, own_redis  # noqa: F401 (a fixture)
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 # Long enough for Redis to be stopped while the worker holds the turn, short for the test.
-COUNTDOWN = 8.0
+COUNTDOWN = 12.0
 
 
 @pytest.fixture
