@@ -7,3 +7,7 @@ from django.utils.translation import gettext_lazy as _
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = _("Members")
+
+    def ready(self) -> None:
+        # A member's sockets end with their session (log-out, password change).
+        from accounts import sessions  # noqa: F401

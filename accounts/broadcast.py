@@ -5,13 +5,11 @@ The messages carry ids, never text: each socket renders what it sends.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-logger = logging.getLogger(__name__)
+from config import announce
 
 
 def user_group(user_id: int) -> str:
@@ -22,11 +20,9 @@ def _send(user_id: int, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
-        async_to_sync(layer.group_send)(user_group(user_id), message)
-    except Exception:
-        # The notification is stored; the page fetches the count when it reconnects.
-        logger.exception("Could not announce %s to member %s", message["type"], user_id)
+    # The notification is stored; the page fetches the count when it reconnects.
+    what = f"{message['type']} to member {user_id}"
+    announce.send(layer, user_group(user_id), message, what)
 
 
 def notify_user(user_id: int, notification_id: int) -> None:

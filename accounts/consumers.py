@@ -10,9 +10,10 @@ from django.utils import translation
 from accounts import services
 from accounts.broadcast import user_group
 from accounts.models import Notification
+from accounts.sessions import SessionBound
 
 
-class NotificationConsumer(AsyncWebsocketConsumer):
+class NotificationConsumer(SessionBound, AsyncWebsocketConsumer):
     """Read-only pipe: pushes a member's new notifications, and the badge with their unread
     count and newest number, to their open pages."""
 
@@ -24,6 +25,8 @@ class NotificationConsumer(AsyncWebsocketConsumer):
         self.user = user
         self.language = user.language or "en"
         self.group = user_group(user.pk)
+        # The member's group also tells when one of their sessions ends (accounts/sessions).
+        self.remember_session(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 

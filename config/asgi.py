@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -13,9 +14,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app regi
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config import announce  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
@@ -23,3 +25,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+async def application(scope: dict, receive: Any, send: Any) -> None:
+    # Hints announced while a request is answered are sent after it, on this loop.
+    announce.serve_from_running_loop()
+    await router(scope, receive, send)

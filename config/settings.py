@@ -140,8 +140,25 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------
 
 DATABASE_URL = env_str("DATABASE_URL")
+# PostgreSQL: each process keeps a pool of at most DB_POOL_SIZE connections (psycopg_pool, through
+# Django's OPTIONS["pool"]) and takes one for each request or task, giving it back at the end.
+# Under ASGI every request runs in a thread of its own, and persistent connections
+# (CONN_MAX_AGE) would keep one connection per thread: 77 for one server after 400 requests.
+# Size it so that servers x DB_POOL_SIZE + worker processes + 1 (beat) stays under PostgreSQL's
+# max_connections (README, "Several servers and workers"). A request that finds every
+# connection in use waits up to DB_POOL_TIMEOUT seconds for one.
+DB_POOL_SIZE = int(env_float("DB_POOL_SIZE", 8))
+DB_POOL_TIMEOUT = env_float("DB_POOL_TIMEOUT", 20)
+if DB_POOL_SIZE < 1:
+    raise ImproperlyConfigured(f"DB_POOL_SIZE must be at least 1, not {DB_POOL_SIZE}.")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": DB_POOL_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+        }
 else:
     DATABASES = {
         "default": {
@@ -186,6 +203,9 @@ AUTHENTICATION_BACKENDS = [
 
 REDIS_URL = env_str("REDIS_URL")
 REDIS_READ_TIMEOUT = 15.0  # seconds; see the channel layer below
+# The longest a request waits for Redis (the cache); live hints are sent after the response
+# (config/announce.py), Celery tasks from a thread of their own (games/outbox.py).
+REDIS_REQUEST_TIMEOUT = 0.2
 
 if REDIS_URL:
     CACHES = {
@@ -193,8 +213,12 @@ if REDIS_URL:
             # Falls back to each process's memory while Redis is down (config/cache.py).
             "BACKEND": "config.cache.RedisCacheWithFallback",
             "LOCATION": REDIS_URL,
-            # A cache answer takes milliseconds; a request must not hang on an unreachable host.
-            "OPTIONS": {"socket_connect_timeout": 2.0, "socket_timeout": 2.0},
+            # A cache answer takes a millisecond; a request must not hang on a Redis that is
+            # unreachable or paused: past this it uses the process's memory (config/cache.py).
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_REQUEST_TIMEOUT,
+                "socket_timeout": REDIS_REQUEST_TIMEOUT,
+            },
         }
     }
     CHANNEL_LAYERS = {
@@ -253,6 +277,11 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker rides out a broker outage of any length: it reconnects with no limit on the attempts,
+# and puts back the tasks it held (config/celery_consumer.py).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CONSUMER = "config.celery_consumer:RecoveringConsumer"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     name: {"task": f"games.tasks.{name}", "schedule": 60.0}

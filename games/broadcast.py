@@ -6,14 +6,11 @@ boards are rendered in the server processes, each from one seat's view (principl
 
 from __future__ import annotations
 
-import logging
 import secrets
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-logger = logging.getLogger(__name__)
-
+from config import announce
 
 LOBBY_GROUP = "lobby"
 
@@ -28,10 +25,8 @@ def notify_lobby_changed() -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
-        async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
-    except Exception:
-        logger.exception("Could not announce a change of the lobby")
+    # Sent after the response in a server process (config/announce.py).
+    announce.send(layer, LOBBY_GROUP, {"type": "lobby.changed"}, "a change of the lobby")
 
 
 def notify_game_changed(game_id: int, version: int) -> None:
@@ -48,8 +43,5 @@ def notify_game_changed(game_id: int, version: int) -> None:
         "version": version,
         "event": secrets.token_hex(6),
     }
-    try:
-        async_to_sync(layer.group_send)(group_name(game_id), message)
-    except Exception:
-        # At most once anyway: a page that misses this fetches the board when it notices.
-        logger.exception("Could not announce move %s of game %s", version, game_id)
+    # At most once anyway: a page that misses this fetches the board when it notices.
+    announce.send(layer, group_name(game_id), message, f"move {version} of game {game_id}")

@@ -19,6 +19,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
+from accounts.broadcast import user_group
+from accounts.sessions import SessionBound
 from games import broadcast, live
 from games.models import Game, OpenPage
 from games.services.notices import PAGE_RENEW_SECONDS
@@ -29,7 +31,7 @@ ROOM_SIGNAL = '<div id="room-signal" data-version="{version}"></div>'
 LOBBY_SIGNAL = '<div id="lobby-signal"></div>'
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(SessionBound, AsyncWebsocketConsumer):
     # No channel of its own: the process's hub hears the game's announcements for all its
     # sockets (games/live). An alias that is not configured gives no layer (Channels'
     # get_channel_layer), so the socket does not keep a reader on the layer per connection.
@@ -43,6 +45,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close()
             return
         self.user_id = int(user.pk)
+        # Closed when this session ends (accounts/sessions): the hub passes the word on.
+        self.remember_session(self.user_id)
         self.page_key = uuid.uuid4().hex
         self.language = self.language_of(user)
         # The newest move number this socket has sent: an older announcement arriving late
@@ -77,6 +81,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(PAGE_RENEW_SECONDS)
             with contextlib.suppress(Exception):  # a database hiccup: try again next time
                 await self.page_seen()
+                # A session that ended while its message was lost (Redis away) ends here.
+                if not await self.session_signs_in():
+                    await self.close()
+                    return
 
     @database_sync_to_async
     def page_opened(self, user_id: int) -> None:
@@ -131,7 +139,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         return cookie if cookie in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(SessionBound, AsyncWebsocketConsumer):
     """The lobby's socket: a hint that the open games changed; the page fetches its lists over
     HTTP (each member sees their own), so nothing a member may not see travels here."""
 
@@ -141,12 +149,17 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await self.close()
             return
         self.group = broadcast.LOBBY_GROUP
+        # The member's group tells when the session ends (accounts/sessions).
+        self.member_group = user_group(user.pk)
+        self.remember_session(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(self.member_group, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(self.member_group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Browsers have nothing to say here; ignore it."""

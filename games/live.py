@@ -28,6 +28,7 @@ from channels.layers import get_channel_layer
 from django.db.models import Prefetch
 from django.utils import translation
 
+from accounts.sessions import SESSIONS_GROUP
 from games import broadcast
 from games.models import Game, Seat
 
@@ -46,8 +47,11 @@ class Watcher(Protocol):
     """A game socket, as the hub sees it (games.consumers.GameConsumer)."""
 
     game_id: int
+    user_id: int
 
     async def game_changed(self, event: dict[str, Any]) -> None: ...
+
+    async def session_ended(self, event: dict[str, Any]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,9 @@ class Hub:
                 asyncio.create_task(self._read()),
                 asyncio.create_task(self._renew_groups()),
             ]
+            # Members' sessions that end: their game sockets close (accounts/sessions).
+            async with self.groups_lock:
+                await self.layer.group_add(SESSIONS_GROUP, self.channel)
         first = watcher.game_id not in self.watchers
         self.watchers.setdefault(watcher.game_id, set()).add(watcher)
         if first:
@@ -103,6 +110,8 @@ class Hub:
                         broadcast.group_name(watcher.game_id), self.channel
                     )
         if not self.watchers:
+            with contextlib.suppress(Exception):
+                await self.layer.group_discard(SESSIONS_GROUP, self.channel)
             self.stop()
 
     def stop(self) -> None:
@@ -129,6 +138,8 @@ class Hub:
                 continue
             if event.get("type") == "game.changed":
                 asyncio.create_task(self._deliver(event))
+            elif event.get("type") == "session.ended":
+                asyncio.create_task(self._end_sessions(event))
 
     async def _renew_groups(self) -> None:
         while True:
@@ -138,6 +149,7 @@ class Hub:
     async def _add_groups(self) -> None:
         with contextlib.suppress(Exception):
             async with self.groups_lock:
+                await self.layer.group_add(SESSIONS_GROUP, self.channel)
                 for game_id in list(self.watchers):
                     await self.layer.group_add(broadcast.group_name(game_id), self.channel)
 
@@ -149,6 +161,15 @@ class Hub:
         for result in results:
             if isinstance(result, Exception):
                 logger.error("A game socket failed to take a board", exc_info=result)
+
+    async def _end_sessions(self, event: dict[str, Any]) -> None:
+        members = [w for ws in self.watchers.values() for w in ws if w.user_id == event.get("user")]
+        results = await asyncio.gather(
+            *(watcher.session_ended(event) for watcher in members), return_exceptions=True
+        )
+        for result in results:
+            if isinstance(result, Exception):
+                logger.error("A game socket failed to check its session", exc_info=result)
 
     # --- one read per announcement, one render per view ---------------------------------------
 

@@ -18,6 +18,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 
+from accounts.sessions import SESSIONS_GROUP
 from games import broadcast, engines, live, services
 from games.models import Game, OpenPage
 from games.routing import websocket_urlpatterns
@@ -193,14 +194,16 @@ async def test_a_process_joins_a_games_group_once_whatever_its_number_of_sockets
     game, alice, bob, carol = await two_member_game()
     sockets = [await connect(game.pk, user) for user in (alice, bob, carol, carol)]
     try:
-        assert [group for group, _ in joined] == [broadcast.group_name(game.pk)]
+        # The game's group, and the group that tells the hub of members' ended sessions.
+        assert [group for group, _ in joined] == [SESSIONS_GROUP, broadcast.group_name(game.pk)]
         await play_first_move(game)
         for socket in sockets:
             assert 'data-version="1"' in await socket.receive_from(timeout=10)
     finally:
         for socket in sockets:
             await socket.disconnect()
-    assert left == joined  # the last socket gone, the process leaves the group
+    # The last socket gone, the process leaves the groups.
+    assert left == joined[::-1]
 
 
 async def test_a_seats_message_never_contains_another_seats_hidden_information() -> None:
