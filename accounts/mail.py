@@ -29,7 +29,6 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.translation import gettext as _
 
 from accounts.models import Notification, User
 
@@ -170,7 +169,3 @@ def unsubscribe(token: str) -> User | None:
         user.save(update_fields=[switch])
     return user
 
-
-def unsubscribe_subject(token: str) -> str:
-    found = read_unsubscribe_token(token)
-    return switch_label(found[1]) if found else _("e-mail")
