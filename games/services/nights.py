@@ -13,6 +13,7 @@ task that runs twice, or two beats that overlap, remind and start once.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -25,6 +26,8 @@ from accounts.services import notify
 from games.models import GameNight, GameNightPlayer
 from games.services.common import BOT_LEVELS, GameError, announce_lobby_on_commit, engine_for
 from games.services.lobby import create_game, join_seat
+
+logger = logging.getLogger(__name__)
 
 REMINDER_BEFORE = timedelta(minutes=15)
 Kind = Notification.Kind
@@ -146,7 +149,16 @@ def run_game_nights(*, now: datetime | None = None) -> dict[str, int]:
     for night_id in list(to_remind):
         counts["reminded"] += remind_night(night_id=night_id, now=now)
     for night_id in list(due):
-        outcome = start_night(night_id=night_id, now=now)
+        try:
+            outcome = start_night(night_id=night_id, now=now)
+        except GameError:
+            # The game could not be created (its engine was withdrawn since): give the night
+            # up rather than try again every beat.
+            logger.exception("Game night %s could not start", night_id)
+            GameNight.objects.filter(pk=night_id, status=GameNight.Status.SCHEDULED).update(
+                status=GameNight.Status.CANCELLED
+            )
+            outcome = "cancelled"
         if outcome:
             counts[outcome] += 1
     return counts

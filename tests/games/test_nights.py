@@ -265,3 +265,17 @@ def test_the_pages_show_the_time_in_the_readers_time_zone(
         page = client.get(reverse("games:night", args=[night.pk])).text
     # 18:00 UTC is 19:00 in London (British Summer Time).
     assert 'datetime="2026-03-29T19:00:00+01:00"' in page
+
+
+def test_a_night_whose_game_cannot_start_is_given_up_not_retried(
+    alice: User, bob: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    night = schedule(alice)
+    services.join_night(night_id=night.pk, user=bob)
+    # The game was withdrawn from the club after the night was scheduled.
+    GameNight.objects.filter(pk=night.pk).update(engine_slug="withdrawn-game")
+    assert beat_at(NIGHT_AT, django_capture_on_commit_callbacks)["cancelled"] == 1
+    night.refresh_from_db()
+    assert night.status == GameNight.Status.CANCELLED
+    assert not Game.objects.exists()
+    assert beat_at(NIGHT_AT, django_capture_on_commit_callbacks)["cancelled"] == 0
