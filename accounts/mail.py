@@ -168,4 +168,3 @@ def unsubscribe(token: str) -> User | None:
         setattr(user, switch, False)
         user.save(update_fields=[switch])
     return user
-
