@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -25,13 +25,20 @@ from games.services.nights import may_join
 CALENDAR_LENGTH = timedelta(hours=2)
 
 
-def get_night(night_id: int) -> GameNight:
-    return get_object_or_404(
+def get_night(night_id: int, user: Any) -> GameNight:
+    """The night, if `user` may see it: a night closed to the club is its host's, its invited
+    and its joined members' only (the others get a 404, as for a night that does not exist)."""
+    night = get_object_or_404(
         GameNight.objects.select_related("host", "game").prefetch_related(
             "players_joined__user", "invited"
         ),
         pk=night_id,
     )
+    members = {night.host_id, *(u.pk for u in night.invited.all())}
+    members |= {p.user_id for p in night.players_joined.all()}
+    if not night.open_to_club and user.pk not in members:
+        raise Http404
+    return night
 
 
 @require_http_methods(["GET", "POST"])
@@ -83,11 +90,13 @@ def night_context(night: GameNight, user: Any) -> dict[str, Any]:
 @require_GET
 @login_required
 def night(request: HttpRequest, night_id: int) -> HttpResponse:
-    return render(request, "games/night.html", night_context(get_night(night_id), request.user))
+    return render(
+        request, "games/night.html", night_context(get_night(night_id, request.user), request.user)
+    )
 
 
 def _act(request: HttpRequest, night_id: int, action: Any, done: str) -> HttpResponse:
-    night = get_night(night_id)
+    night = get_night(night_id, request.user)
     try:
         action(night_id=night.pk, user=request.user)
     except services.GameError as exc:
@@ -120,7 +129,7 @@ def cancel(request: HttpRequest, night_id: int) -> HttpResponse:
 def calendar(request: HttpRequest, night_id: int) -> HttpResponse:
     """The night as an iCalendar file (RFC 5545) to add to a calendar; the instant is in UTC,
     so every calendar shows it in its own zone."""
-    night = get_night(night_id)
+    night = get_night(night_id, request.user)
     title = rendering.game_name(night.engine_slug)
     event = Event()
     host = request.get_host().split(":")[0] or "club"

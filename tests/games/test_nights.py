@@ -279,3 +279,17 @@ def test_a_night_whose_game_cannot_start_is_given_up_not_retried(
     assert night.status == GameNight.Status.CANCELLED
     assert not Game.objects.exists()
     assert beat_at(NIGHT_AT, django_capture_on_commit_callbacks)["cancelled"] == 0
+
+
+def test_a_night_closed_to_the_club_is_hidden_from_members_not_asked(
+    client: Client, alice: User, bob: User, carol: User
+) -> None:
+    night = schedule(alice, invited=[bob], open_to_club=False)
+    for member, status in ((carol, 404), (bob, 200), (alice, 200)):
+        client.force_login(member)
+        assert client.get(reverse("games:night", args=[night.pk])).status_code == status
+        calendar = client.get(reverse("games:night-calendar", args=[night.pk]))
+        assert calendar.status_code == status
+    client.force_login(carol)
+    assert client.post(reverse("games:night-join", args=[night.pk])).status_code == 404
+    assert not night.players_joined.filter(user=carol).exists()
