@@ -266,3 +266,35 @@ def test_the_worker_sends_your_turn_once_into_the_locmem_backend(
     assert note.emailed_at is not None
     # Nothing was sent by this process (the test's own locmem outbox stays empty).
     assert mail.outbox == []
+
+
+@pytest.mark.django_db
+def test_the_invited_who_asked_for_it_are_emailed_about_a_game_night(
+    alice: User,
+    bob: User,
+    carol: User,
+    eager_mail: list[int],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services as game_services
+
+    bob.email_game_nights = True
+    bob.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.schedule_night(
+            host=alice,
+            engine_slug="babylon",
+            players=3,
+            starts_at=timezone.now() + timedelta(days=1),
+            bot_level="easy",
+            invited=[bob, carol],
+        )
+    # Both are notified; only bob asked for e-mail about game nights.
+    assert Notification.objects.filter(kind="night_invited").count() == 2
+    [message] = mail.outbox
+    assert message.to == ["bob@example.com"]
+    assert "Alice invites you to a game night: Babylon" in message.body
