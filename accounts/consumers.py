@@ -1,11 +1,12 @@
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 
 from accounts import services
 from accounts.broadcast import user_group
@@ -52,7 +53,8 @@ class NotificationConsumer(SessionBound, AsyncWebsocketConsumer):
             note = Notification.objects.filter(pk=notification_id, user_id=self.user.pk).first()
             if note is None:
                 return ""
-        with translation.override(self.language):
+        zone = ZoneInfo(getattr(self.user, "time_zone", "") or "UTC")
+        with translation.override(self.language), timezone.override(zone):
             return render_to_string(
                 "accounts/_notification_live.html",
                 {"note": note, "badge": services.badge(self.user), "live": True},

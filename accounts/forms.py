@@ -43,9 +43,27 @@ class SignupExtraForm(forms.Form):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["display_name", "language"]
+        fields = [
+            "display_name",
+            "language",
+            "time_zone",
+            "email_your_turn",
+            "email_finished",
+            "email_game_nights",
+        ]
+        help_texts = {
+            "time_zone": _("Game nights are scheduled and shown in this time zone."),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A form posted without it (an older page) keeps the member's zone.
+        self.fields["time_zone"].required = False
 
     def clean_display_name(self) -> str:
         name: str = self.cleaned_data["display_name"]
         validate_member_name(name)
         return name
+
+    def clean_time_zone(self) -> str:
+        return str(self.cleaned_data.get("time_zone") or self.instance.time_zone)

@@ -1,10 +1,19 @@
 from __future__ import annotations
 
+import zoneinfo
+from functools import cache
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+
+@cache
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Every IANA time zone the system knows (a callable: a new tzdata needs no migration)."""
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
 
 
 class User(AbstractUser):
@@ -13,6 +22,16 @@ class User(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=60, blank=True)
     language = models.CharField(
         _("preferred language"), max_length=8, choices=settings.LANGUAGES, default="en"
+    )
+    # Game nights are scheduled, and times shown, in this zone (the club's by default).
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, choices=time_zone_choices, default=settings.TIME_ZONE
+    )
+    # E-mail is opt-in, one switch per kind of notice (accounts/mail.py).
+    email_your_turn = models.BooleanField(_("e-mail me when it is my turn"), default=False)
+    email_finished = models.BooleanField(_("e-mail me when a game has finished"), default=False)
+    email_game_nights = models.BooleanField(
+        _("e-mail me about game nights I am invited to"), default=False
     )
 
     def __str__(self) -> str:
@@ -37,6 +56,10 @@ class Notification(models.Model):
         YOUR_TURN = "your_turn", _("Your turn")
         FINISHED = "finished", _("Game finished")
         TAKEN_OVER = "taken_over", _("A bot took over your seat")
+        NIGHT_INVITED = "night_invited", _("Invited to a game night")
+        NIGHT_REMINDER = "night_reminder", _("A game night starts soon")
+        NIGHT_STARTED = "night_started", _("A game night has begun")
+        NIGHT_CANCELLED = "night_cancelled", _("A game night was cancelled")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -45,10 +68,16 @@ class Notification(models.Model):
     # fetches the count over HTTP, as game pages do with move numbers (DESIGN.md principle 7).
     number = models.PositiveIntegerField(_("number"), default=0)
     kind = models.CharField(_("kind"), max_length=20, choices=Kind, blank=True)
-    message = models.CharField(_("message"), max_length=300)
+    # What happened, as data: the text is written when the notification is read, in the
+    # reader's language then (accounts/texts.py). `message` is the English text, kept for the
+    # admin and for notifications stored before kinds had parameters.
+    params = models.JSONField(_("parameters"), default=dict, blank=True)
+    message = models.CharField(_("message"), max_length=300, blank=True)
     link = models.CharField(_("link"), max_length=300, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     read_at = models.DateTimeField(_("read"), null=True, blank=True)
+    # Set when the e-mail for it was handed to the mail backend: at most one per notification.
+    emailed_at = models.DateTimeField(_("e-mailed"), null=True, blank=True)
 
     class Meta:
         ordering = ["-number", "-pk"]
@@ -60,3 +89,10 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return self.message
+
+    @property
+    def text(self) -> str:
+        """The notification in the active language."""
+        from accounts.texts import render
+
+        return render(self)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
@@ -12,23 +13,38 @@ from accounts import broadcast
 from accounts.models import Notification, User
 
 
-def notify(*, user: User, message: str, link: str = "", kind: str = "") -> Notification:
-    """Store a notification and push it to the member's open pages after commit.
+def notify(
+    *,
+    user: User,
+    message: Any = "",
+    link: str = "",
+    kind: str = "",
+    params: dict[str, Any] | None = None,
+) -> Notification:
+    """Store a notification, push it to the member's open pages after commit, and hand it to
+    the e-mail task if the member asked for e-mail of this kind (accounts/mail.py).
 
-    ``message`` may be a lazy translation: it is rendered in the member's preferred language.
+    A notification of a known `kind` with `params` is written when it is read, in the
+    reader's language then (accounts/texts.py); `message` (which may be a lazy translation,
+    rendered in the member's language) is for notices without parameters.
     Each member's notifications are numbered 1, 2, 3...; the member's row is locked while the
     next number is taken, so call this in a transaction of its own (games do, after their
     own commit) rather than inside one that holds other members' rows.
     """
-    with translation.override(user.language or "en"):
-        text = str(message)
+    from accounts import mail, texts
+
+    params = dict(params or {})
+    with translation.override("en" if params else (user.language or "en")):
+        text = (texts.render_kind(kind, params) if params else None) or str(message)
     with transaction.atomic():
         list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk"))
         last = Notification.objects.filter(user=user).aggregate(n=Max("number"))["n"] or 0
         note = Notification.objects.create(
-            user=user, number=last + 1, kind=kind, message=text[:300], link=link
+            user=user, number=last + 1, kind=kind, params=params, message=text[:300], link=link
         )
     transaction.on_commit(partial(broadcast.notify_user, user.pk, note.pk), robust=True)
+    if mail.wants_email(user, kind):
+        mail.send_on_commit(note.pk)
     return note
 
 

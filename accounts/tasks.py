@@ -13,6 +13,14 @@ def send_notification(user_id: int, message: str, link: str = "") -> int:
     return services.notify(user=user, message=message, link=link).pk
 
 
+@shared_task(acks_late=True)
+def send_notification_email(notification_id: int) -> bool:
+    """E-mail a notification to its member (accounts/mail.py); a second delivery sends nothing."""
+    from accounts import mail
+
+    return mail.send_notification_email(notification_id)
+
+
 @shared_task
 def ping() -> str:
     """Answers at once: lets a process check that a worker is consuming."""

@@ -12,5 +12,6 @@ urlpatterns = [
     path("me/notifications/", views.notifications, name="notifications"),
     path("me/notifications/read/", views.notifications_read, name="notifications-read"),
     path("me/notifications/badge/", views.notifications_badge, name="notifications-badge"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("language/", views.set_language, name="set-language"),
 ]

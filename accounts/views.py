@@ -9,10 +9,11 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts import services
+from accounts import mail, services
 from accounts.forms import ProfileForm
 
 
@@ -94,3 +95,20 @@ def notifications_badge(request: HttpRequest) -> HttpResponse:
     """The badge over HTTP, for a page whose notification socket (re)connected or missed a
     message (DESIGN.md principle 7)."""
     return render(request, "accounts/_badge.html", {"badge": services.badge(request.user)})
+
+
+@csrf_exempt  # the signed token is the credential; mail clients post RFC 8058's one click
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The link at the foot of every e-mail. Opening it shows one button (a GET changes
+    nothing: mail scanners open links); the button, or a mail client's one-click POST
+    (List-Unsubscribe-Post), turns that kind of e-mail off. No sign-in needed."""
+    found = mail.read_unsubscribe_token(token)
+    if found is None:
+        return render(request, "accounts/unsubscribe.html", {"bad": True}, status=400)
+    context = {"token": token, "switch": mail.switch_label(found[1])}
+    if request.method == "POST":
+        if mail.unsubscribe(token) is None:
+            return render(request, "accounts/unsubscribe.html", {"bad": True}, status=400)
+        context["done"] = True
+    return render(request, "accounts/unsubscribe.html", context)

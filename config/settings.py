@@ -291,6 +291,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "reschedule_stuck_bot_turns",
     ]
 }
+# Game nights: reminders 15 minutes before, the start at the time (games/services/nights.py).
+CELERY_BEAT_SCHEDULE["run_game_nights"] = {"task": "games.tasks.run_game_nights", "schedule": 30.0}
 # Search budget per bot level: seconds, or {"iterations": n}; tests keep the hard bot quick.
 BOT_BUDGETS: dict[str, object] = {"hard": 0.05} if TESTING else {}
 
@@ -370,6 +372,8 @@ if env_str("EMAIL_HOST"):
         "use_tls": env_bool("EMAIL_USE_TLS", True),
     }
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "club@localhost")
+# The site's address as links in e-mails sent by a worker (which has no request) give it.
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 # The address the pages give for help (the password-reset page): the club's own mailbox.
 CLUB_CONTACT_EMAIL = env_str("CLUB_CONTACT_EMAIL", DEFAULT_FROM_EMAIL)
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from games.models import Game, Move, Rating, Result, Seat
+from games.models import Game, GameNight, Move, Rating, Result, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -64,3 +64,14 @@ class MoveAdmin(admin.ModelAdmin):
 class RatingAdmin(admin.ModelAdmin):
     list_display = ["engine_slug", "user", "bot_level", "mu", "sigma", "games_played"]
     list_filter = ["engine_slug", "bot_level"]
+
+
+@admin.register(GameNight)
+class GameNightAdmin(admin.ModelAdmin):
+    # Scheduling, joining and the start go through games/services/nights.py: read-only here.
+    list_display = ["pk", "engine_slug", "host", "starts_at", "players", "status"]
+    list_filter = ["engine_slug", "status"]
+    readonly_fields = [f.name for f in GameNight._meta.fields] + ["invited"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False

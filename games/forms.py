@@ -1,4 +1,5 @@
-"""Forms of the game pages: creating a game, posting a move, importing an exported file.
+"""Forms of the game pages: creating a game, posting a move, importing an exported file,
+scheduling a game night.
 
 Forms only read and shape input; what a move or a game set-up means is decided by
 `games.services` (and the engines behind it).
@@ -7,7 +8,9 @@ Forms only read and shape input; what a move or a game set-up means is decided b
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -209,4 +212,66 @@ class ImportGameForm(forms.Form):
             raise forms.ValidationError(_("This file is not valid JSON."))
         if not isinstance(data, dict):
             raise forms.ValidationError(_("This file is not a game exported from this site."))
+        return data
+
+
+def aware_instant(day: Any, clock: Any, zone: ZoneInfo) -> datetime | None:
+    """The instant a member means by a date and a wall-clock time in their time zone; None
+    for a time the clocks skip (the hour lost when summer time begins). A time the clocks
+    show twice (when summer time ends) is the first of the two."""
+    wall = datetime.combine(day, clock)
+    instant = wall.replace(tzinfo=zone)
+    if instant.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != wall:
+        return None
+    return instant
+
+
+class GameNightForm(forms.Form):
+    """Schedule a game night: the date and time are read in the member's own time zone."""
+
+    engine_slug = forms.ChoiceField(label=_("Game"))
+    players = forms.TypedChoiceField(label=_("Players"), coerce=int)
+    day = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    clock = forms.TimeField(label=_("Time"), widget=forms.TimeInput(attrs={"type": "time"}))
+    bot_level = forms.ChoiceField(
+        label=_("Bots fill the seats still empty at the time"),
+        choices=[("easy", _("Easy bot")), ("normal", _("Normal bot")), ("hard", _("Hard bot"))],
+        initial="normal",
+    )
+    invited = forms.ModelMultipleChoiceField(
+        label=_("Invite members"),
+        queryset=None,  # set in __init__: every other active member
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    open_to_club = forms.BooleanField(
+        label=_("Any member may join (otherwise only the invited)"), required=False, initial=True
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        from accounts.models import User
+
+        super().__init__(*args, **kwargs)
+        self.user = user
+        games = playable_games()
+        self.fields["engine_slug"].choices = [(info.slug, info.title) for info in games]
+        most = max((info.max_players for info in games), default=2)
+        self.fields["players"].choices = [(n, str(n)) for n in range(2, most + 1)]
+        self.fields["invited"].queryset = (
+            User.objects.filter(is_active=True).exclude(pk=user.pk).order_by("username")
+        )
+        self.fields["clock"].help_text = _("In your time zone: %(zone)s.") % {
+            "zone": user.time_zone
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("day") and data.get("clock"):
+            instant = aware_instant(data["day"], data["clock"], ZoneInfo(self.user.time_zone))
+            if instant is None:
+                self.add_error(
+                    "clock",
+                    _("The clocks skip this time that day (summer time begins); choose another."),
+                )
+            data["starts_at"] = instant
         return data

@@ -47,6 +47,16 @@ PLAIN: dict[str, object] = {
     "scores_differ": gettext_lazy(
         "The scores in this file do not match its moves; the file was changed."
     ),
+    # games.services.nights
+    "no_night": gettext_lazy("There is no such game night."),
+    "night_in_past": gettext_lazy("Choose a time that is still to come."),
+    "night_not_scheduled": gettext_lazy("This game night is no longer waiting for players."),
+    "night_joined": gettext_lazy("You have already joined this game night."),
+    "night_invited_only": gettext_lazy("Only invited members can join this game night."),
+    "night_full": gettext_lazy("Every seat of this game night is taken."),
+    "night_not_joined": gettext_lazy("You have not joined this game night."),
+    "host_leaves": gettext_lazy("As the host you cannot leave; you can cancel the game night."),
+    "not_host": gettext_lazy("Only the host can cancel a game night."),
     # games.engines: what any engine may say
     "game_over": gettext_lazy("The game is over."),
     "wrong_phase": gettext_lazy("That is not what this turn asks for now."),

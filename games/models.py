@@ -221,3 +221,66 @@ class Rating(models.Model):
     @property
     def ordinal(self) -> float:
         return self.mu - 3 * self.sigma
+
+
+class GameNight(models.Model):
+    """A game scheduled for a date and time: members join beforehand, and at the time the game
+    starts with them, bots of `bot_level` in the seats still empty (games/services/nights.py).
+    A night that no member besides its host joined is cancelled, never played by bots alone."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Scheduled")
+        STARTED = "started", _("Started")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_nights_hosted"
+    )
+    engine_slug = models.CharField(_("game"), max_length=40)
+    players = models.PositiveSmallIntegerField(_("players"))
+    starts_at = models.DateTimeField(_("starts at"))
+    # The zone the host scheduled in: the calendar file and the host's page say it.
+    time_zone = models.CharField(_("time zone"), max_length=64)
+    bot_level = models.CharField(_("bots fill empty seats"), max_length=8, choices=Seat.BotLevel)
+    # Open seats: any member may join; otherwise only the invited members.
+    open_to_club = models.BooleanField(_("open to every member"), default=True)
+    invited = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="game_nights_invited", blank=True
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.SCHEDULED)
+    reminded_at = models.DateTimeField(null=True, blank=True)
+    game = models.OneToOneField(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="night"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["starts_at", "pk"]
+        indexes = [models.Index(fields=["status", "starts_at"])]
+        verbose_name = _("game night")
+        verbose_name_plural = _("game nights")
+
+    def __str__(self) -> str:
+        return f"{self.engine_slug} night #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:night", args=[self.pk])
+
+
+class GameNightPlayer(models.Model):
+    """A member who joined a game night; seats follow the order they joined in."""
+
+    night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="players_joined")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_nights_joined"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["night", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "user"], name="unique_game_night_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.night}"

@@ -50,3 +50,10 @@ def reschedule_stuck_bot_turns() -> int:
     from games import services
 
     return services.reschedule_stuck_bot_turns() + services.finish_unscored_games()
+
+
+@shared_task
+def run_game_nights() -> dict[str, int]:
+    from games import services
+
+    return services.run_game_nights()

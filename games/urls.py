@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import history, lobby, play
+from games.views import history, lobby, nights, play
 
 app_name = "games"
 
@@ -11,6 +11,12 @@ urlpatterns = [
     path("new/", lobby.create, name="create"),
     path("history/", history.history, name="history"),
     path("import/", history.import_game, name="import"),
+    path("nights/new/", nights.new, name="night-new"),
+    path("nights/<int:night_id>/", nights.night, name="night"),
+    path("nights/<int:night_id>/join/", nights.join, name="night-join"),
+    path("nights/<int:night_id>/leave/", nights.leave, name="night-leave"),
+    path("nights/<int:night_id>/cancel/", nights.cancel, name="night-cancel"),
+    path("nights/<int:night_id>/calendar.ics", nights.calendar, name="night-calendar"),
     path("<int:game_id>/", play.play, name="play"),
     path("<int:game_id>/join/", lobby.join, name="join"),
     path("<int:game_id>/leave/", lobby.leave, name="leave"),

@@ -7,6 +7,7 @@
 - `seats`: resigning, timeouts that hand a seat to a bot, taking a seat back;
 - `results`: the end of a game (results, ranks, ratings) and the audit;
 - `transfer`: export and import;
+- `nights`: game nights, scheduled games that bots fill when they start;
 - `common`: the error type and what the others share.
 
 Callers use this package's names (`services.play_move`); tests that replace a collaborator
@@ -30,6 +31,13 @@ from games.services.lobby import (
     start_game,
 )
 from games.services.moves import play_move, record_move, state_at, view_for
+from games.services.nights import (
+    cancel_night,
+    join_night,
+    leave_night,
+    run_game_nights,
+    schedule_night,
+)
 from games.services.results import audit_game, final_ranks, finish_game, finish_unscored_games
 from games.services.seats import (
     resign,
@@ -55,6 +63,7 @@ __all__ = [
     "TAKE_OVER_LEVEL",
     "GameError",
     "audit_game",
+    "cancel_night",
     "bot_budget",
     "bot_seed",
     "create_game",
@@ -64,13 +73,17 @@ __all__ = [
     "finish_game",
     "finish_unscored_games",
     "import_game",
+    "join_night",
     "join_seat",
+    "leave_night",
     "leave_seat",
     "play_bot_turn",
     "play_move",
     "record_move",
     "reschedule_stuck_bot_turns",
     "resign",
+    "run_game_nights",
+    "schedule_night",
     "seat_name",
     "start_game",
     "state_at",

@@ -164,10 +164,17 @@ def start_game(*, game_id: int) -> Game:
 
 @transaction.atomic
 def join_seat(
-    *, game_id: int, user: User, token: str | None = None, position: int | None = None
+    *,
+    game_id: int,
+    user: User,
+    token: str | None = None,
+    position: int | None = None,
+    tell: bool = True,
 ) -> Seat:
     """Seat `user` in an open game: the seat of the invitation `token`, or else the chosen
-    seat or the first one open to the club. An invited seat is taken only with its token."""
+    seat or the first one open to the club. An invited seat is taken only with its token.
+    With `tell` off the members already seated are not told (a game night seats everyone at
+    once and tells them it has begun)."""
     game = locked(game_id)
     if game.status != Game.Status.OPEN:
         raise GameError("not_open", "The game is not waiting for players.")
@@ -197,7 +204,8 @@ def join_seat(
     seat.user = user
     seat.fill_deadline = None
     seat.save(update_fields=["user", "fill_deadline"])
-    notices.tell_joined(game, seat)
+    if tell:
+        notices.tell_joined(game, seat)
     if not any(s.is_open for s in game.seats.all()):
         _start(game, engine_for(game.engine_slug))
     else:

@@ -16,12 +16,10 @@ from typing import Any
 
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone, translation
-from django.utils.translation import gettext as _
+from django.utils import timezone
 
 from accounts.models import Notification, User
 from accounts.services import notify
-from games import catalog
 from games.models import Game, OpenPage, Seat
 from games.services.common import engine_for
 
@@ -31,17 +29,15 @@ PAGE_RENEW_SECONDS = 60.0
 PAGE_STALE_AFTER = timedelta(seconds=3 * PAGE_RENEW_SECONDS)
 
 
-def _game_name(game: Game) -> str:
-    info = catalog.get(game.engine_slug)
-    return f"{info.name if info else game.engine_slug} #{game.pk}"
+def _about(game: Game) -> dict[str, Any]:
+    """The parameters that name a game in a notification (its title is looked up when read)."""
+    return {"game": game.pk, "slug": game.engine_slug}
 
 
-def _tell(user: User, kind: str, text: Any, link: str) -> None:
-    """`text` is a function of no arguments returning the message, called in the member's
-    language."""
-    with translation.override(user.language or "en"):
-        message = text()
-    notify(user=user, message=message, link=link, kind=kind)
+def _tell(user: User, kind: str, params: dict[str, Any], link: str) -> None:
+    """Stored as kind and parameters: the text is written when read, in the reader's language
+    (accounts/texts.py)."""
+    notify(user=user, kind=kind, params=params, link=link)
 
 
 def _later(job: Any, *args: Any) -> None:
@@ -68,10 +64,7 @@ def _deliver_joined(game_id: int, seat_id: int) -> None:
         _tell(
             other.user,
             Notification.Kind.JOINED,
-            lambda: (
-                _("%(name)s joined your game of %(game)s.")
-                % {"name": seat.user.name, "game": _game_name(game)}
-            ),
+            {**_about(game), "name": seat.user.name},
             link,
         )
 
@@ -132,7 +125,7 @@ def deliver_turn(game_id: int, mover: int | None = None, version: int | None = N
             _tell(
                 seat.user,
                 Notification.Kind.YOUR_TURN,
-                lambda: _("It is your turn in %(game)s.") % {"game": _game_name(game)},
+                _about(game),
                 game.get_absolute_url(),
             )
             told += 1
@@ -157,10 +150,7 @@ def _deliver_finished(game_id: int) -> None:
         _tell(
             seat.user,
             Notification.Kind.FINISHED,
-            lambda rank=rank: (
-                _("%(game)s has finished: you placed %(place)s of %(players)s.")
-                % {"game": _game_name(game), "place": rank, "players": game.players}
-            ),
+            {**_about(game), "place": rank, "players": game.players},
             game.get_absolute_url(),
         )
 
@@ -174,16 +164,9 @@ def _deliver_taken_over(game_id: int, seat_id: int) -> None:
     seat = Seat.objects.select_related("user", "game").filter(pk=seat_id).first()
     if seat is None or seat.user is None:
         return
-    info = catalog.get(seat.game.engine_slug)
     _tell(
         seat.user,
         Notification.Kind.TAKEN_OVER,
-        lambda: (
-            _(
-                "You did not move in time in %(game)s, so a bot now plays your seat. "
-                "You can take it back on the game page."
-            )
-            % {"game": info.name if info else seat.game.engine_slug}
-        ),
+        _about(seat.game),
         seat.game.get_absolute_url(),
     )

@@ -14,6 +14,7 @@ from games.models import Game, Result
 from games.services import notices
 from games.services.common import (
     GameError,
+    announce_lobby_on_commit,
     broadcast_on_commit,
     current_state,
     engine_for,
@@ -70,8 +71,9 @@ def finish_game(*, game_id: int) -> list[Result]:
     if not game.imported:
         ratings.update_ratings(engine_slug=game.engine_slug, results=results)
     notices.tell_finished(game)
-    # Pages re-render with the final table once results exist.
+    # Pages re-render with the final table once results exist; the club page's lists too.
     broadcast_on_commit(game)
+    announce_lobby_on_commit()
     return sorted(results, key=lambda r: (r.rank, r.seat))
 
 

@@ -1,0 +1,150 @@
+"""Game nights: schedule one, its page (join, leave, cancel), and its calendar file."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from icalendar import Calendar, Event
+
+from games import messages as game_messages
+from games import rendering, services
+from games.forms import GameNightForm
+from games.models import GameNight
+from games.services.nights import may_join
+
+# How long a calendar entry lasts: a game night's evening, not the game's exact length.
+CALENDAR_LENGTH = timedelta(hours=2)
+
+
+def get_night(night_id: int, user: Any) -> GameNight:
+    """The night, if `user` may see it: a night closed to the club is its host's, its invited
+    and its joined members' only (the others get a 404, as for a night that does not exist)."""
+    night = get_object_or_404(
+        GameNight.objects.select_related("host", "game").prefetch_related(
+            "players_joined__user", "invited"
+        ),
+        pk=night_id,
+    )
+    members = {night.host_id, *(u.pk for u in night.invited.all())}
+    members |= {p.user_id for p in night.players_joined.all()}
+    if not night.open_to_club and user.pk not in members:
+        raise Http404
+    return night
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def new(request: HttpRequest) -> HttpResponse:
+    form = GameNightForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            night = services.schedule_night(
+                host=request.user,
+                engine_slug=data["engine_slug"],
+                players=data["players"],
+                starts_at=data["starts_at"],
+                bot_level=data["bot_level"],
+                invited=list(data["invited"]),
+                open_to_club=data["open_to_club"],
+            )
+        except services.GameError as exc:
+            form.add_error(None, game_messages.describe(exc))
+        else:
+            messages.success(request, _("The game night is scheduled."))
+            return redirect(night)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "games/night_new.html", {"form": form}, status=status)
+
+
+def night_context(night: GameNight, user: Any) -> dict[str, Any]:
+    joined = [p.user for p in night.players_joined.all()]
+    is_scheduled = night.status == GameNight.Status.SCHEDULED
+    mine = any(u.pk == user.pk for u in joined)
+    return {
+        "night": night,
+        "title": rendering.game_name(night.engine_slug),
+        "joined": joined,
+        "invited": list(night.invited.all()),
+        "open_seats": range(max(night.players - len(joined), 0)),
+        "is_host": night.host_id == user.pk,
+        "mine": mine,
+        "can_join": is_scheduled
+        and not mine
+        and len(joined) < night.players
+        and may_join(night, user),
+        "can_leave": is_scheduled and mine and night.host_id != user.pk,
+        "can_cancel": is_scheduled and night.host_id == user.pk,
+    }
+
+
+@require_GET
+@login_required
+def night(request: HttpRequest, night_id: int) -> HttpResponse:
+    return render(
+        request, "games/night.html", night_context(get_night(night_id, request.user), request.user)
+    )
+
+
+def _act(request: HttpRequest, night_id: int, action: Any, done: str) -> HttpResponse:
+    night = get_night(night_id, request.user)
+    try:
+        action(night_id=night.pk, user=request.user)
+    except services.GameError as exc:
+        messages.error(request, game_messages.describe(exc))
+    else:
+        messages.success(request, done)
+    return redirect(night)
+
+
+@require_POST
+@login_required
+def join(request: HttpRequest, night_id: int) -> HttpResponse:
+    return _act(request, night_id, services.join_night, _("You have joined the game night."))
+
+
+@require_POST
+@login_required
+def leave(request: HttpRequest, night_id: int) -> HttpResponse:
+    return _act(request, night_id, services.leave_night, _("You have left the game night."))
+
+
+@require_POST
+@login_required
+def cancel(request: HttpRequest, night_id: int) -> HttpResponse:
+    return _act(request, night_id, services.cancel_night, _("The game night is cancelled."))
+
+
+@require_GET
+@login_required
+def calendar(request: HttpRequest, night_id: int) -> HttpResponse:
+    """The night as an iCalendar file (RFC 5545) to add to a calendar; the instant is in UTC,
+    so every calendar shows it in its own zone."""
+    night = get_night(night_id, request.user)
+    title = rendering.game_name(night.engine_slug)
+    event = Event()
+    host = request.get_host().split(":")[0] or "club"
+    event.add("uid", f"game-night-{night.pk}@{host}")
+    event.add("dtstamp", timezone.now())
+    event.add("dtstart", night.starts_at)
+    event.add("dtend", night.starts_at + CALENDAR_LENGTH)
+    event.add("summary", _("Game night: %(game)s") % {"game": title})
+    event.add("url", request.build_absolute_uri(night.get_absolute_url()))
+    if night.status == GameNight.Status.CANCELLED:
+        event.add("status", "CANCELLED")
+    cal = Calendar()
+    cal.add("prodid", f"-//{settings.CLUB_NAME or 'Board-game club'}//Game nights//EN")
+    cal.add("version", "2.0")
+    cal.add_component(event)
+    response = HttpResponse(cal.to_ical(), content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="game-night-{night.pk}.ics"'
+    return response
