@@ -8,7 +8,8 @@ import threading
 from typing import Any
 
 import pytest
-from django.db import connection
+from asgiref.sync import sync_to_async
+from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
@@ -368,3 +369,40 @@ def test_a_member_without_a_seat_cannot_take_back(db: None) -> None:
     game, _, _ = babylon_after_a_build(alice, bob)
     response = client_for(carol).post(take_back_url(game), {"expected_version": game.version})
     assert response.status_code == 403
+
+
+# --- the live board: a spectator's socket ---------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_spectators_socket_gets_the_board_as_it_was_after_the_newer_one() -> None:
+    from tests.games.test_consumers import connect
+
+    @sync_to_async
+    def prepare() -> tuple[Game, int, dict, User]:
+        alice, bob, carol = members(3)
+        game, seat, _ = babylon_after_a_build(alice, bob)
+        build = game.moves.get(number=game.version - 1).payload
+        services.take_back_step(game_id=game.pk, seat=seat, expected_version=game.version)
+        game.refresh_from_db()
+        return game, seat, build, carol
+
+    game, seat, build, carol = await prepare()
+    moves = game.version
+    socket = await connect(game.pk, carol)
+    try:
+        await sync_to_async(services.play_move)(
+            game_id=game.pk, seat=seat, move=build, expected_version=moves
+        )
+        built = await socket.receive_from(timeout=10)
+        assert f"Moves played: {moves + 1}" in built
+        await sync_to_async(services.take_back_step)(
+            game_id=game.pk, seat=seat, expected_version=moves + 1
+        )
+        # A board with fewer moves, yet newer: it carries the next revision, and is sent.
+        back = await socket.receive_from(timeout=10)
+        assert f"Moves played: {moves}" in back
+        assert f'data-version="{game.revision + 2}"' in back
+    finally:
+        await socket.disconnect()
+        await sync_to_async(connections.close_all)()
