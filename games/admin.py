@@ -40,6 +40,7 @@ class GameAdmin(admin.ModelAdmin):
         "turn_started_at",
         "state",
         "version",
+        "steps_taken_back",
         "imported",
     ]
 
@@ -51,7 +52,7 @@ class GameAdmin(admin.ModelAdmin):
 class MoveAdmin(admin.ModelAdmin):
     list_display = ["game", "number", "seat", "by_bot", "created_at"]
     list_filter = ["by_bot"]
-    readonly_fields = ["game", "number", "seat", "payload", "by_bot", "created_at"]
+    readonly_fields = ["game", "number", "seat", "payload", "by_bot", "can_take_back", "created_at"]
 
     def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
         return False

@@ -31,9 +31,10 @@ def notify_lobby_changed() -> None:
 
 def notify_game_changed(game_id: int, version: int) -> None:
     """Once per change, whatever the number of sockets: each server process's hub hears it
-    and renders each viewpoint once (games/live). `event` tells two announcements of the
-    same move apart (results stored, a seat handed to a bot: the board changes, not the
-    move number)."""
+    and renders each viewpoint once (games/live). `version` is the game's revision (moves
+    and steps taken back, `Game.revision`). `event` tells two announcements of the same
+    revision apart (results stored, a seat handed to a bot: the board changes, not the
+    revision)."""
     layer = get_channel_layer()
     if layer is None:
         return

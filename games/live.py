@@ -59,7 +59,7 @@ class Snapshot:
     """The game as one announcement found it: enough to render any viewpoint."""
 
     game: Game | None
-    version: int
+    version: int  # the game's revision: moves and steps taken back (Game.revision)
     stamp: str
     positions: dict[int, int]  # member id -> seat position
 
@@ -222,7 +222,7 @@ def read_game(game_id: int) -> Snapshot:
     if game is None:
         return Snapshot(game=None, version=-1, stamp="", positions={})
     positions = {s.user_id: s.position for s in game.seats.all() if s.user_id is not None}
-    return Snapshot(game=game, version=game.version, stamp=board_stamp(game), positions=positions)
+    return Snapshot(game=game, version=game.revision, stamp=board_stamp(game), positions=positions)
 
 
 @database_sync_to_async

@@ -39,6 +39,10 @@ PLAIN: dict[str, object] = {
         "The board now shows the current position; nothing was played."
     ),
     "bad_move": gettext_lazy("That is not a move this game understands."),
+    "nothing_to_take_back": gettext_lazy("There is no step of yours to take back now."),
+    "cannot_take_back": gettext_lazy(
+        "That step cannot be taken back: it showed something hidden, or your turn has passed."
+    ),
     "already_resigned": gettext_lazy("You have already resigned from this game."),
     "not_taken_over": gettext_lazy("You already play this seat yourself."),
     "not_finished": gettext_lazy("Only a finished game can be exported."),

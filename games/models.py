@@ -42,6 +42,8 @@ class Game(models.Model):
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     state = models.JSONField(_("cached state"), null=True, blank=True)
     version = models.PositiveIntegerField(_("moves played"), default=0)
+    # Steps members took back (principle 8): with `version`, it numbers the board's changes.
+    steps_taken_back = models.PositiveIntegerField(_("steps taken back"), default=0)
     imported = models.BooleanField(_("imported"), default=False)
     # Draw the first player when the game starts (the seats are rotated then, so the waiting
     # room lists them in the order the host gave).
@@ -62,6 +64,14 @@ class Game(models.Model):
     @property
     def group_name(self) -> str:
         return f"game-{self.pk}"
+
+    @property
+    def revision(self) -> int:
+        """The number of changes of the board so far: a move adds one to `version`, a step
+        taken back removes one and adds one to `steps_taken_back`, so this grows by exactly
+        one with each. Live boards carry it (`data-version`), and a browser orders them and
+        finds gaps by it (principle 7); the move number alone goes back with a take-back."""
+        return self.version + 2 * self.steps_taken_back
 
 
 class Seat(models.Model):
@@ -154,6 +164,10 @@ class Move(models.Model):
     # The move log and the last-move marks are drawn from it (games/boards/README).
     summary = models.JSONField(default=dict, blank=True)
     by_bot = models.BooleanField(default=False)
+    # The engine's answer when the move was played (engines.base.can_take_back): whether this
+    # step may be taken back while it is the last one. Only shows the button; the take-back
+    # itself asks the engine again.
+    can_take_back = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -310,6 +310,13 @@ def board_stamp(game: Any) -> str:
     return f"{game.status}.{results}.{seats}"
 
 
+def _own_last_step(game: Any, position: int | None) -> bool:
+    """Whether the last move is the viewer's own step, played by them (not a bot), that the
+    engine said may be taken back (principle 8; `services.take_back_step` checks again)."""
+    last = game.moves.filter(number=game.version - 1).values_list("seat", "by_bot", "can_take_back")
+    return any(seat == position and not by_bot and ok for seat, by_bot, ok in last)
+
+
 def board_context(
     *,
     game: Any,
@@ -335,11 +342,14 @@ def board_context(
     playing = playing and game.status == Game.Status.RUNNING and not own.resigned
     recent = recent_moves(game, upto=replay_number)
     module = boards.get(game.engine_slug)
+    own_step = interactive and game.version > 0 and _own_last_step(game, position)
     ctx: dict[str, Any] = {
         "game": game,
         "seat": position,
         "view": view,
         "version": game.version if replay_number is None else replay_number,
+        # What live boards are ordered by (Game.revision): moves and steps taken back.
+        "revision": game.revision if replay_number is None else replay_number,
         "stamp": board_stamp(game),
         "engine_name": game_name(game.engine_slug),
         "names": names,
@@ -348,6 +358,7 @@ def board_context(
         "is_my_turn": interactive,
         "can_resign": playing,
         "can_take_back": playing and own.bot_took_over,
+        "can_take_back_step": own_step,
         "is_over": is_over,
         "replay_number": replay_number,
         "error": error,

@@ -24,6 +24,7 @@ urlpatterns = [
     path("<int:game_id>/move/", play.move, name="move"),
     path("<int:game_id>/resign/", play.resign, name="resign"),
     path("<int:game_id>/take-back/", play.take_back, name="take_back"),
+    path("<int:game_id>/take-back-step/", play.take_back_step, name="take_back_step"),
     path("<int:game_id>/replay/", history.replay, name="replay"),
     path("<int:game_id>/export/", history.export, name="export"),
 ]

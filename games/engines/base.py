@@ -115,6 +115,14 @@ class Engine(Protocol):
 
     builds a complete state consistent with `view(state, seat)`, sampling whatever that
     view hides (for example the order of face-down stacks) from `seed`.
+
+    Optional, for engines whose steps a member may take back (DESIGN.md principle 8):
+
+        reveals(state, seat: int, move: dict) -> bool
+
+    is True when playing `move` in `state` shows anyone something hidden (a face-down
+    draw, a card drawn); such a step cannot be taken back. Without it no step of the
+    engine can be taken back (see `can_take_back`).
     """
 
     slug: str
@@ -139,3 +147,15 @@ class Engine(Protocol):
     def dump(self, state: Any) -> dict[str, Any]: ...
 
     def load(self, data: dict[str, Any]) -> Any: ...
+
+
+def can_take_back(engine: Engine, before: Any, seat: int, move: dict[str, Any], after: Any) -> bool:
+    """Whether the step `move` of `seat`, which led from `before` to `after`, may be taken
+    back while it is the last one played (DESIGN.md principle 8): the engine opts in with
+    `reveals`, the step showed nothing hidden, and the turn goes on (the seat is still to
+    move), so the step belongs to the current turn. Whether another seat has moved since
+    is for the caller, who holds the log."""
+    reveals = getattr(engine, "reveals", None)
+    if reveals is None or engine.is_over(after) or seat not in engine.to_move(after):
+        return False
+    return not reveals(before, seat, move)

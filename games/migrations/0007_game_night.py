@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_invited_seats_turn_notices_open_pages'),
+        ('games', '0006_game_steps_taken_back_move_can_take_back'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -2,7 +2,8 @@
 
 - `lobby`: creating a game, joining and leaving seats, bots filling open seats, the start;
 - `moves`: the one move path. `record_move` is the only function that writes a move;
-  `play_move` (members and bots) and `import_game` call it. `state_at`/`view_for` read the log;
+  `play_move` (members and bots) and `import_game` call it; `take_back_step` removes a
+  member's last step again. `state_at`/`view_for` read the log;
 - `bots`: bot turns and re-sending lost ones;
 - `seats`: resigning, timeouts that hand a seat to a bot, taking a seat back;
 - `results`: the end of a game (results, ranks, ratings) and the audit;
@@ -30,7 +31,7 @@ from games.services.lobby import (
     leave_seat,
     start_game,
 )
-from games.services.moves import play_move, record_move, state_at, view_for
+from games.services.moves import play_move, record_move, state_at, take_back_step, view_for
 from games.services.nights import (
     cancel_night,
     join_night,
@@ -88,6 +89,7 @@ __all__ = [
     "start_game",
     "state_at",
     "take_back_seat",
+    "take_back_step",
     "take_over_timed_out_seats",
     "view_for",
 ]

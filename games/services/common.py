@@ -65,7 +65,7 @@ def broadcast_on_commit(game: Game) -> None:
     # robust: the move is already stored; a channel layer hiccup must not turn the member's
     # request into an error (browsers recover from a lost message, principle 6).
     transaction.on_commit(
-        partial(broadcast.notify_game_changed, game.pk, game.version), robust=True
+        partial(broadcast.notify_game_changed, game.pk, game.revision), robust=True
     )
 
 

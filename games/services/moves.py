@@ -1,7 +1,8 @@
 """The one move path (DESIGN.md principle 2) and reading the log back (principle 3).
 
 `record_move` is the only function that writes a move: `play_move` (members and bots) and
-`import_game` (a file's log, replayed) both call it.
+`import_game` (a file's log, replayed) both call it. `take_back_step` runs the path
+backwards (principle 8): it removes the last move, under the same lock and version check.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import boards
-from games.engines.base import Engine
+from games.engines.base import Engine, can_take_back
 from games.models import Game, Move, Seat
 from games.services import notices
 from games.services.common import (
@@ -44,7 +45,6 @@ def record_move(
     summary = boards.summarize(
         game.engine_slug, engine.view(state, None), seat, move, engine.view(after, None)
     )
-    state = after
     Move.objects.create(
         game=game,
         number=game.version,
@@ -52,7 +52,9 @@ def record_move(
         payload=dict(move),
         summary=summary,
         by_bot=by_bot,
+        can_take_back=can_take_back(engine, state, seat, move, after),
     )
+    state = after
     now = timezone.now()
     game.state = engine.dump(state)
     game.version += 1
@@ -162,3 +164,51 @@ def view_for(*, game: Game, seat: Seat | int | None, number: int | None = None) 
     else:
         state = state_at(game=game, number=number)
     return engine.view(state, position)
+
+
+# --- taking back a step (DESIGN.md principle 8) -------------------------------------------------
+
+
+@transaction.atomic
+def take_back_step(*, game_id: int, seat: int, expected_version: int) -> Game:
+    """Take back the last move of the log for the member at `seat`, if the game is still at
+    `expected_version`: it must be that seat's own step (no other seat has moved since, and
+    no bot played it), of the turn still going on, and the engine must say it showed nothing
+    hidden (`engines.base.can_take_back`). The move leaves the log, so replays, exports and
+    audits see only the moves that stood; the state is rebuilt by replaying the log.
+
+    Raises GameError, and then nothing is written and nothing is scheduled.
+    """
+    game = locked(game_id)
+    if game.status != Game.Status.RUNNING:
+        raise GameError("not_running", "The game is not running.")
+    if type(seat) is not int or not 0 <= seat < game.players:
+        raise GameError("not_seated", f"There is no seat {seat!r} in this game.")
+    if expected_version != game.version:
+        raise GameError(
+            "stale",
+            f"Expected move {expected_version}, the game is at {game.version}.",
+            version=game.version,
+        )
+    if game.seats.get(position=seat).is_bot:
+        raise GameError("bot_seat", "A bot plays this seat now.")
+    last = game.moves.order_by("-number").first()
+    if last is None or last.seat != seat or last.by_bot:
+        raise GameError("nothing_to_take_back", "The last move is not this seat's own step.")
+    engine = engine_for(game.engine_slug)
+    before = state_at(game=game, number=game.version - 1)
+    if not can_take_back(engine, before, seat, last.payload, current_state(game, engine)):
+        raise GameError("cannot_take_back", "This step showed something or ended the turn.")
+    last.delete()
+    game.state = engine.dump(before)
+    game.version -= 1
+    game.steps_taken_back += 1
+    game.turn_started_at = timezone.now()
+    game.save(
+        update_fields=["state", "version", "steps_taken_back", "turn_started_at", "updated_at"]
+    )
+    # Tasks sent for the version just taken back find another one and do nothing: any bot that
+    # is to move again (while several seats choose at once) is sent for this one.
+    schedule_bot_turns(game, engine.to_move(before))
+    broadcast_on_commit(game)
+    return game

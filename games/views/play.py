@@ -14,13 +14,21 @@ from games import messages as game_messages
 from games import services
 from games.engines.base import IllegalMove
 from games.forms import MoveForm
-from games.models import Game
+from games.models import Game, Seat
 from games.rendering import board_stamp
 from games.views.common import get_game, int_param, my_seat, play_context
 
 # A stale page or a move out of turn conflicts with the game's state; anything else the
 # member sent was simply wrong.
-CONFLICT_CODES = {"stale", "not_your_turn", "not_running", "bot_seat", "game_over"}
+CONFLICT_CODES = {
+    "stale",
+    "not_your_turn",
+    "not_running",
+    "bot_seat",
+    "game_over",
+    "nothing_to_take_back",
+    "cannot_take_back",
+}
 
 
 @require_GET
@@ -39,15 +47,16 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
 def board(request: HttpRequest, game_id: int) -> HttpResponse:
     """The current board over HTTP, for a browser that missed a live message (principle 6).
 
-    With `?known=N&stamp=S` and nothing changed since (no move after move N, and the same
-    stamp: results, resignations and take-overs change it without a move), the answer is 204
-    so htmx keeps the board as it is (and any half-made choice on it).
+    With `?known=N&stamp=S` and nothing changed since (N is the board's `data-version`, the
+    game's revision: no move and no step taken back since, and the same stamp: results,
+    resignations and take-overs change it without a move), the answer is 204 so htmx keeps
+    the board as it is (and any half-made choice on it).
     """
     game = get_game(game_id)
     if game.state is None:
         return HttpResponse(status=204)
     known = int_param(request.GET.get("known"))
-    if known == game.version and request.GET.get("stamp") == board_stamp(game):
+    if known == game.revision and request.GET.get("stamp") == board_stamp(game):
         return HttpResponse(status=204)
     seat = my_seat(game, request.user)
     return render(request, "games/play.html#board", play_context(game, seat))
@@ -59,12 +68,7 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     seat = my_seat(game, request.user)
     if seat is None or game.state is None:
-        return render(
-            request,
-            "games/forbidden.html",
-            {"game": game, "reason": _("You do not have a seat in this game.")},
-            status=403,
-        )
+        return not_seated(request, game)
     form = MoveForm(request.POST)
     error = None
     status = 400
@@ -82,6 +86,13 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
                 status = 409
     else:
         error = form.error_text()
+    return after_the_post(request, game_id, seat, error, status)
+
+
+def after_the_post(
+    request: HttpRequest, game_id: int, seat: Seat, error: str | None, status: int
+) -> HttpResponse:
+    """The answer to a move or a step taken back: the fresh board (htmx), or the page."""
     game = get_game(game_id)
     if request.htmx:
         # htmx swaps only 2xx answers: the reason is shown inside the fresh board.
@@ -91,6 +102,39 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
     ctx = play_context(game, seat, error=error)
     ctx["page_error"] = error
     return render(request, "games/play.html", ctx, status=status)
+
+
+def not_seated(request: HttpRequest, game: Game) -> HttpResponse:
+    return render(
+        request,
+        "games/forbidden.html",
+        {"game": game, "reason": _("You do not have a seat in this game.")},
+        status=403,
+    )
+
+
+@require_POST
+@login_required
+def take_back_step(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Take back the member's last step of their turn (DESIGN.md principle 8)."""
+    game = get_game(game_id)
+    seat = my_seat(game, request.user)
+    if seat is None or game.state is None:
+        return not_seated(request, game)
+    error = None
+    status = 400
+    try:
+        services.take_back_step(
+            game_id=game.pk,
+            seat=seat.position,
+            # A missing or garbled number never matches the game's: "the game moved on".
+            expected_version=int_param(request.POST.get("expected_version")),
+        )
+    except services.GameError as exc:
+        error = game_messages.describe(exc, game.engine_slug)
+        if exc.code in CONFLICT_CODES:
+            status = 409
+    return after_the_post(request, game_id, seat, error, status)
 
 
 @require_POST

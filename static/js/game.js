@@ -183,7 +183,7 @@
   var ownMoveFrom = null, ownMoveUntil = 0;
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.target.closest && event.target.closest("#game-board form");
-    if (form && form.querySelector("[name=move]")) {
+    if (form && (form.querySelector("[name=move]") || form.hasAttribute("data-take-back"))) {
       ownMoveFrom = currentVersion();
       ownMoveUntil = Date.now() + 5000;
     }

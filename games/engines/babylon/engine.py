@@ -134,6 +134,16 @@ class Babylon:
     def determinize(self, seen: dict[str, Any], seat: int | None, seed: int) -> State:
         return view.determinize(seen, seed)
 
+    def reveals(self, s: State, seat: int, move: dict[str, Any]) -> bool:
+        """Whether the step shows something hidden (spec §5), so that it cannot be taken
+        back: a dig or a clay removal that uncovers the tile below it, or the end of a
+        round turning up the next token. Building, decorating and changing a symbol show
+        nothing. An illegal move raises `IllegalMove`."""
+        after = self.apply_move(s, seat, move)
+        if after.revealed != s.revealed:
+            return True
+        return any(0 < len(a) < len(b) for a, b in zip(after.quarry, s.quarry, strict=True))
+
 
 def _flowers(options: dict[str, Any] | None, players: int) -> tuple[str, ...]:
     """§2.1 step 3: `options["flowers"]` gives the first seats their boards, in seat order;

@@ -143,6 +143,16 @@ class HangingGardens:
     def determinize(self, seen: dict[str, Any], seat: int | None, seed: int) -> State:
         return view.determinize(seen, seat, seed)
 
+    def reveals(self, s: State, seat: int, move: dict[str, Any]) -> bool:
+        """Whether the step shows something hidden (§5: the order of the deck and of the
+        face-down tiles), so that it cannot be taken back: a new round's building cards
+        (§2.2), a point tile refilling the display or drawn face down for a group of 6+
+        (§2.7), or the end of the game, when every tile is shown (§2.11). Placing a card
+        or a temple otherwise shows nothing. An illegal move raises `IllegalMove`."""
+        after = self.apply_move(s, seat, move)
+        drew = len(after.deck) < len(s.deck) or len(after.supply) < len(s.supply)
+        return drew or after.phase == OVER
+
 
 # -- Moves ---------------------------------------------------------------------------------
 

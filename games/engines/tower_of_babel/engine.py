@@ -215,6 +215,20 @@ class TowerOfBabel:
     def determinize(self, seen: dict[str, Any], seat: int | None, seed: int) -> State:
         return view.determinize(seen, seat, seed)
 
+    def reveals(self, s: State, seat: int, move: dict[str, Any]) -> bool:
+        """Whether the step shows something hidden, so that it cannot be taken back. Hidden
+        are the hands, the action cards, the order of both decks and the offers until the
+        last one is in (§2.4 step 2). Only choosing a disc to build (§2.4 step 1), an offer
+        that is not the last, and playing a Double turn (§3.4: its window already showed
+        the card) show nothing. Every other step draws cards (a pass, the draws that end a
+        turn, §2.2), plays an action card from a hidden hand, opens the Double turn window
+        of a holder, shows the offers, or ends the game. An illegal move raises."""
+        after = self.apply_move(s, seat, move)
+        kind = move["type"]
+        if kind == OFFER:
+            return after.phase != OFFERS
+        return kind not in (BUILD, PLAY_DOUBLE_TURN)
+
 
 def accept_options(s: State) -> list[tuple[tuple[int, ...], Cards]]:
     """Every legal (accepted seats, jokers per type) of the resolve step (§2.4 steps 3-4)."""
