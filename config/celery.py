@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from kombu.transport import TRANSPORT_ALIASES
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# The embedded broker (config/fs_transport.py), named in CELERY_BROKER_URL as clubfs://.
+TRANSPORT_ALIASES["clubfs"] = "config.fs_transport:Transport"
 
 # DjangoTask gives every task ``delay_on_commit``/``apply_async_on_commit``, so a worker never
 # reads a row before the transaction that wrote it has committed.

@@ -259,8 +259,7 @@ else:
     )
     for _folder in ("queue", "control", "results"):
         (CELERY_FS_DIR / _folder).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
-    CELERY_BROKER_TRANSPORT = "config.fs_transport:Transport"  # messages appear whole
+    CELERY_BROKER_URL = "clubfs://"  # kombu's filesystem transport, messages appearing whole
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_FS_DIR / "queue"),
         "data_folder_out": str(CELERY_FS_DIR / "queue"),

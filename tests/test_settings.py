@@ -62,7 +62,7 @@ def test_embedded_defaults_use_sqlite_filesystem_broker_and_relay_layer(tmp_path
     assert loaded["db"] == "django.db.backends.sqlite3"
     assert loaded["db_name"].startswith(str(tmp_path / "var"))
     assert loaded["layer"] == "config.channel_layers.EmbeddedChannelLayer"
-    assert loaded["broker"] == "filesystem://"
+    assert loaded["broker"] == "clubfs://"  # kombu's filesystem transport (config/fs_transport.py)
 
 
 def test_embedded_defaults_migrate_and_query_without_any_server(tmp_path: Path) -> None:
