@@ -292,6 +292,7 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "decorations": drawing.decorations(legal, view["boards"][seat]) if mine else [],
         "symbols": drawing.symbol_choices(legal) if mine else [],
         "ends": drawing.end_choices(legal, view, seat) if mine else [],
+        "blocked": drawing.blocked_note(legal, view["boards"][seat]["singles"]) if mine else None,
         "grid": drawing.GRID,
         "cell": drawing.CELL,
         "last_turn": None

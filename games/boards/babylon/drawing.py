@@ -265,6 +265,9 @@ def quarry(view: dict[str, Any], legal: dict[str, Any], marked: tuple[int, int] 
     """The quarry by layers: per stack its height as bands of material, the top tile with
     its flower and symbols, and the pillars a dig there gives the viewer."""
     diggable = {(m["x"], m["y"]) for m in legal["dig"]}
+    # Before the first round a stack is only chosen for its clay tile; what a dig would give
+    # belongs to the dig step (a yield there would read as a promise).
+    digging = view["phase"] != "remove"
     removable = {(m["x"], m["y"]) for m in legal["remove"]}
     stacks = []
     for entry in view["quarry"]:
@@ -283,7 +286,7 @@ def quarry(view: dict[str, Any], legal: dict[str, Any], marked: tuple[int, int] 
             "height": height,
             "layers": layers,
             "top": None,
-            "yield": entry["yield"],
+            "yield": entry["yield"] if digging else None,
             "last": marked == (x, y),
             "move": None,
         }
@@ -315,12 +318,12 @@ def quarry(view: dict[str, Any], legal: dict[str, Any], marked: tuple[int, int] 
             drawn["move"] = compact({"type": DIG, "x": x, "y": y})
         elif (x, y) in removable:
             drawn["move"] = compact({"type": REMOVE_CLAY, "x": x, "y": y})
-        drawn["label"] = stack_label(drawn)
+        drawn["label"] = stack_label(drawn, removable=(x, y) in removable)
         stacks.append(drawn)
     return stacks
 
 
-def stack_label(stack: dict[str, Any]) -> str:
+def stack_label(stack: dict[str, Any], *, removable: bool = False) -> str:
     if stack["top"] is None:
         return pgettext("babylon", "Stack %(cell)s: empty") % {"cell": quarry_cell(stack)}
     text = pgettext("babylon", "Stack %(cell)s, %(height)s high: %(tile)s") % {
@@ -335,7 +338,38 @@ def stack_label(stack: dict[str, Any]) -> str:
             "; digging it gives you %(count)s single pillars",
             stack["yield"],
         ) % {"count": stack["yield"]}
+    if removable:
+        text += pgettext("babylon", "; you may remove this clay tile before the first round")
     return text
+
+
+def blocked_note(legal: dict[str, Any], singles: int) -> str | None:
+    """Why no tile can be built in this build step, and what is left to do (None when a
+    tile can be built or none is left to build)."""
+    blocked = legal.get("blocked")
+    if blocked is None:
+        return None
+    if blocked == "room":
+        why = pgettext(
+            "babylon", "No tile can be built: your garden has no place left where a tile can stand."
+        )
+    else:
+        why = npgettext(
+            "babylon",
+            "No tile can be built: you have %(count)s single pillar, and every place where a "
+            "tile can stand needs more (3 or 4 pillars; 2 single pillars buy a missing double).",
+            "No tile can be built: you have %(count)s single pillars, and every place where a "
+            "tile can stand needs more (3 or 4 pillars; 2 single pillars buy a missing double).",
+            singles,
+        ) % {"count": singles}
+    if any(end["taken"] == "store" for end in legal["end_turn"]):
+        then = pgettext(
+            "babylon",
+            "Store the tile you dug for a later turn, or discard it, and your turn ends.",
+        )
+    else:
+        then = pgettext("babylon", "End your turn.")
+    return f"{why} {then}"
 
 
 def quarry_cell(stack: dict[str, Any]) -> str:
