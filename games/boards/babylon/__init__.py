@@ -36,7 +36,9 @@ INFO = GameInfo(
     options=(
         GameOption(
             "flowers",
-            pgettext_lazy("babylon", "Boards of the first seats, in seat order"),
+            pgettext_lazy("babylon", "Flower of seat 1's board"),
+            one=True,
+            default=pgettext_lazy("babylon", "Orange (then pink, blue, white: the usual order)"),
             choices=(
                 ("orange", pgettext_lazy("babylon", "Orange flower")),
                 ("pink", pgettext_lazy("babylon", "Pink flower")),
