@@ -153,7 +153,14 @@ def test_a_card_placed_by_keyboard_alone_and_the_last_move_marked_for_the_other_
     other = open_board(new_page, asgi_server, bob, game, version=game.version)
     assert other.locator("#hg-garden-0 .hg-last-outline").count() == 6
     assert other.locator("#hg-garden-1 .hg-last-outline").count() == 0
-    assert f"Alice placed building card H{int(card):02d}" in other.inner_text(".hg-last-turn")
+    # ... in words: the card by its motifs and where it went, never its number (issue 21).
+    told = other.inner_text(".hg-last-turn")
+    assert "Alice placed a card with" in told and f"H{int(card):02d}" not in told
+    # The screen reader hears the same words on the places and the temples' squares.
+    labels = page.eval_on_selector_all(
+        "#game-board [aria-label]", "nodes => nodes.map(n => n.getAttribute('aria-label'))"
+    )
+    assert not any(" at -" in label or "corner at" in label for label in labels)
     assert page.errors == [] and other.errors == []
 
 
