@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
-from games.boards.babylon import drawing
+from games.boards.babylon import drawing, quarry
 from games.boards.babylon.drawing import DECORATE, DIG, END_TURN, PLACE, REMOVE_CLAY, SET_SYMBOL
 from games.boards.babylon.names import (
     EFFECTS,
@@ -282,7 +282,7 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "effect_key": effect,
         "revealed": len(view["revealed"]),
         "supply": view["supply"],
-        "quarry": drawing.quarry(view, legal, marks["stack"] if marks else None),
+        "quarry": quarry.quarry(view, legal, marks["stack"] if marks else None),
         "removed": [tile_name(t) for t in view["removed"]],
         "discarded": len(view["discarded"]),
         "gardens": gardens,
