@@ -17,11 +17,15 @@ from rulebooks.titles import game_title, shipped_titles
 @dataclass(frozen=True)
 class GameOption:
     """One option of `ENGINE.new_game(options=...)` as the lobby offers it: a yes/no `flag`,
-    or (with `choices`) a list of any of the listed values."""
+    or (with `choices`) a list of any of the listed values. With `one`, the host picks at most
+    one value from a single list (its empty choice, labelled `default`, keeps the engine's
+    default), and the engine still receives a list: `[value]` or `[]`."""
 
     name: str
     label: Promise
     choices: tuple[tuple[str, Promise], ...] = ()
+    one: bool = False
+    default: Promise | None = None
 
     @property
     def is_flag(self) -> bool:

@@ -98,6 +98,12 @@ class CreateGameForm(forms.Form):
             for option in game.options:
                 if option.is_flag:
                     field: forms.Field = forms.BooleanField(label=option.label, required=False)
+                elif option.one:
+                    field = forms.ChoiceField(
+                        label=option.label,
+                        choices=[("", option.default or "—"), *option.choices],
+                        required=False,
+                    )
                 else:
                     field = forms.MultipleChoiceField(
                         label=option.label,
@@ -106,6 +112,11 @@ class CreateGameForm(forms.Form):
                         widget=forms.CheckboxSelectMultiple,
                     )
                 self.fields[option_field_name(game.slug, option)] = field
+
+    def player_counts(self) -> str:
+        """Each game's player counts as JSON, {slug: [fewest, most]}: the page offers the
+        chosen game's counts only (the server checks the count again)."""
+        return json.dumps({g.slug: [g.min_players, g.max_players] for g in self.games})
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{n}"] for n in range(self.max_seats)]
@@ -161,7 +172,12 @@ class CreateGameForm(forms.Form):
         options: dict[str, Any] = {}
         for option in info.options:
             value = data.get(option_field_name(info.slug, option))
-            options[option.name] = bool(value) if option.is_flag else list(value or [])
+            if option.is_flag:
+                options[option.name] = bool(value)
+            elif option.one:
+                options[option.name] = [value] if value else []
+            else:
+                options[option.name] = list(value or [])
         return options
 
 

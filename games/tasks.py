@@ -3,6 +3,9 @@
 Late acknowledgement (settings) means a task whose worker dies is delivered again; the
 services make a second delivery harmless (a bot turn checks the move number it expects,
 the end of a game is stored once).
+
+The tasks stand above the services: the services send a task by its registered name
+(`services.common.task_named`), never by importing this module.
 """
 
 from __future__ import annotations
@@ -10,11 +13,11 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
+from games import services
+
 
 @shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2)
 def play_bot_turn(self, game_id: int, seat: int, expected_version: int) -> bool:  # type: ignore[no-untyped-def]
-    from games import services
-
     try:
         return services.play_bot_turn(game_id=game_id, seat=seat, expected_version=expected_version)
     except OperationalError as exc:  # a locked or briefly unreachable database
@@ -23,8 +26,6 @@ def play_bot_turn(self, game_id: int, seat: int, expected_version: int) -> bool:
 
 @shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2)
 def finish_game(self, game_id: int) -> int:  # type: ignore[no-untyped-def]
-    from games import services
-
     try:
         return len(services.finish_game(game_id=game_id))
     except OperationalError as exc:
@@ -33,22 +34,16 @@ def finish_game(self, game_id: int) -> int:  # type: ignore[no-untyped-def]
 
 @shared_task
 def take_over_timed_out_seats() -> int:
-    from games import services
-
     return services.take_over_timed_out_seats()
 
 
 @shared_task
 def fill_open_seats_with_bots() -> int:
-    from games import services
-
     return services.fill_open_seats_with_bots()
 
 
 @shared_task
 def reschedule_stuck_bot_turns() -> int:
-    from games import services
-
     return services.reschedule_stuck_bot_turns() + services.finish_unscored_games()
 
 

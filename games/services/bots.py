@@ -12,7 +12,6 @@ from games.models import Game
 from games.services import common
 from games.services.common import GameError, bot_budget, bot_seed, engine_for
 from games.services.moves import play_move
-from games.tasks import play_bot_turn as play_bot_turn_task
 
 # A bot turn still waiting this long after it was due is scheduled again (its task was lost:
 # a broker outage at commit time). Duplicates are harmless: the version check stops them.
@@ -65,6 +64,8 @@ def reschedule_stuck_bot_turns(*, now: datetime | None = None) -> int:
         to_move = engine.to_move(engine.load(game.state))
         for seat in game.seats.filter(position__in=to_move):
             if seat.is_bot:
-                common.send_task(play_bot_turn_task, (game.pk, seat.position, game.version))
+                common.send_task(
+                    common.task_named("play_bot_turn"), (game.pk, seat.position, game.version)
+                )
                 sent += 1
     return sent

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
+from celery import current_app
+from celery.canvas import Signature
 from django.conf import settings
 from django.db import transaction
 
@@ -17,7 +19,6 @@ from games import broadcast, engines, payloads
 from games.engines.base import CodedError, Engine
 from games.models import Game, Seat
 from games.outbox import outbox
-from games.tasks import play_bot_turn as play_bot_turn_task
 
 logger = logging.getLogger("games.services")
 
@@ -74,6 +75,12 @@ def announce_lobby_on_commit() -> None:
     transaction.on_commit(broadcast.notify_lobby_changed, robust=True)
 
 
+def task_named(name: str) -> Signature:
+    """The task `games.tasks.<name>`, by its registered name: the tasks call the services, so
+    the services name a task rather than import its module (no import cycle)."""
+    return current_app.signature(f"games.tasks.{name}")
+
+
 def send_task(task: Any, args: tuple[Any, ...], countdown: float = 0) -> None:
     """Hand a Celery task to the outbox thread and return at once: with the broker down,
     Celery tries for about 20 seconds, and no member's request waits on that."""
@@ -118,7 +125,7 @@ def schedule_bot_turns(game: Game, to_move: list[int]) -> None:
     for position in to_move:
         if position in bots:
             after_commit(
-                play_bot_turn_task,
+                task_named("play_bot_turn"),
                 game.pk,
                 position,
                 game.version,

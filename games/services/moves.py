@@ -26,8 +26,8 @@ from games.services.common import (
     locked,
     position_of,
     schedule_bot_turns,
+    task_named,
 )
-from games.tasks import finish_game as finish_game_task
 
 
 def record_move(
@@ -126,7 +126,7 @@ def play_move(
         seat_row.told_turn = False
         seat_row.save(update_fields=["told_turn"])
     if engine.is_over(state):
-        after_commit(finish_game_task, game.pk)
+        after_commit(task_named("finish_game"), game.pk)
     else:
         to_move = engine.to_move(state)
         schedule_bot_turns(game, to_move)

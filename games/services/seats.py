@@ -19,8 +19,8 @@ from games.services.common import (
     broadcast_on_commit,
     engine_for,
     locked,
+    task_named,
 )
-from games.tasks import play_bot_turn as play_bot_turn_task
 
 
 def _hand_to_bot(game: Game, seat: Seat, engine: Engine) -> None:
@@ -29,7 +29,7 @@ def _hand_to_bot(game: Game, seat: Seat, engine: Engine) -> None:
     seat.save(update_fields=["bot_took_over", "bot_level", "resigned"])
     if seat.position in engine.to_move(engine.load(game.state)):
         after_commit(
-            play_bot_turn_task,
+            task_named("play_bot_turn"),
             game.pk,
             seat.position,
             game.version,

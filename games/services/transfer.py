@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import User
 from games import engines, payloads
@@ -28,9 +28,16 @@ EXPORT_VERSION = 1
 
 
 def seat_name(seat: Seat) -> str:
+    """A seat's name in an export: its member's, the one an imported file gave it, or for a
+    bot of the site the bot's name in English ("Hard bot")."""
     if seat.user_id is not None:
         return seat.user.name
-    return seat.label or seat.bot_level
+    if seat.label:
+        return seat.label
+    if seat.bot_level:
+        with translation.override("en"):
+            return str(Seat.BotLevel(seat.bot_level).label)
+    return ""
 
 
 def export_game(*, game: Game) -> dict:
@@ -56,6 +63,9 @@ def export_game(*, game: Game) -> dict:
                 "seat": seat.position,
                 "name": seat_name(seat),
                 "bot_level": seat.bot_level,
+                # A bot of the site played the seat from the start (not a member's seat that
+                # a bot took over): an import names it as the site names its bots.
+                "bot": seat.user_id is None and bool(seat.bot_level),
                 "resigned": seat.resigned,
             }
             for seat in game.seats.select_related("user")
@@ -129,7 +139,9 @@ def _check_flag(entry: dict, key: str, field: str) -> bool:
 
 
 def _checked_seats(seats: Any, players: int) -> dict[int, dict[str, Any]]:
-    """Seat number -> {"name", "bot_level", "resigned"}, every field checked."""
+    """Seat number -> {"name", "bot_level", "resigned"}, every field checked. A bot of the
+    site gets no name of its own: the pages call it by its level in the reader's language,
+    with the bot badge."""
     if not isinstance(seats, list):
         raise _bad("seats", "not_list")
     if len(seats) > players:
@@ -151,8 +163,10 @@ def _checked_seats(seats: Any, players: int) -> dict[int, dict[str, Any]]:
         level = entry.get("bot_level") or ""
         if level not in ("", *BOT_LEVELS):
             raise _bad(f"{field}.bot_level", "unknown_value")
+        # Files from before the "bot" field named a bot seat by its level ("hard").
+        bot = _check_flag(entry, "bot", f"{field}.bot") or (bool(level) and name == level)
         checked[position] = {
-            "name": name,
+            "name": "" if bot and level else name,
             "bot_level": level,
             "resigned": _check_flag(entry, "resigned", f"{field}.resigned"),
         }

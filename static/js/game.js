@@ -225,12 +225,38 @@
     });
   }
 
+  // The player counts offered are the chosen game's own; a count the game does not allow is
+  // moved to the nearest one it does (the server checks the count again).
+  function offerPlayerCounts() {
+    var game = document.querySelector(".create-form select[name=engine_slug]");
+    var field = document.querySelector(".create-form .players-field");
+    if (!game || !field) { return; }
+    var range = JSON.parse(field.getAttribute("data-counts"))[game.value];
+    var players = field.querySelector("select[name=players]");
+    if (!range || !players) { return; }
+    var wanted = Math.min(Math.max(parseInt(players.value, 10) || range[0], range[0]), range[1]);
+    var offered = Array.prototype.map.call(players.options, function (o) { return o.value; });
+    var counts = [];
+    for (var n = range[0]; n <= range[1]; n++) { counts.push(String(n)); }
+    if (offered.join() !== counts.join()) {
+      players.replaceChildren.apply(players, counts.map(function (n) {
+        var option = document.createElement("option");
+        option.value = n;
+        option.textContent = n;
+        return option;
+      }));
+    }
+    players.value = String(wanted);
+  }
+
   document.addEventListener("change", function (event) {
-    if (event.target.name === "players") { showSeatFields(); }
-    if (event.target.name === "engine_slug") { showGameOptions(); }
+    if (event.target.name === "engine_slug") { offerPlayerCounts(); showGameOptions(); }
+    if (event.target.name === "players" || event.target.name === "engine_slug") { showSeatFields(); }
   });
 
-  function init() { showSelected(); initRoving(); showSeatFields(); showGameOptions(); }
+  function init() {
+    showSelected(); initRoving(); offerPlayerCounts(); showSeatFields(); showGameOptions();
+  }
   document.addEventListener("DOMContentLoaded", init);
   document.addEventListener("htmx:afterSettle", function () { init(); focusAfterMove(); });
   document.addEventListener("htmx:wsAfterMessage", function () { init(); focusAfterMove(); });

@@ -69,13 +69,31 @@
     updateConfirm();
   }
 
+  // Turning the card shows its places in the new rotation. When the keyboard's focus was on a
+  // square, it stays on the same square if the turned card may go there (else on the first
+  // place), and that place is chosen: the focus never falls back to the page, and "Place it
+  // here" stays ready.
   function turnCard() {
     var rotations = rotationsOf(chosen.card);
     if (!rotations.length) { return; }
+    var active = document.activeElement;
+    var focused = active && active.closest ? active.closest("#game-board .hg-spot") : null;
     var next = rotations[(rotations.indexOf(chosen.rotation) + 1) % rotations.length];
     selectCard(chosen.card, next);
-    var first = inBoard(".hg-spots:not(.hg-off) .hg-spot");
-    if (first) { showPreviewAt(first); }
+    var group = inBoard(".hg-spots:not(.hg-off)");
+    var first = group ? group.querySelector(".hg-spot") : null;
+    if (!focused || !first) {
+      if (first) { showPreviewAt(first); }
+      return;
+    }
+    var same = group.querySelector('.hg-spot[data-x="' + focused.getAttribute("data-x") +
+      '"][data-y="' + focused.getAttribute("data-y") + '"]');
+    var spot = same || first;
+    group.querySelectorAll(".hg-spot").forEach(function (s) {
+      s.setAttribute("tabindex", s === spot ? "0" : "-1");
+    });
+    spot.focus();
+    chooseSpot(spot);
   }
 
   function chooseSpot(spot) {

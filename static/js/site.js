@@ -17,9 +17,28 @@
       field.form.submit();
     }
   });
+  // The header's menu on a phone (base.html): the button opens and closes it; Escape closes it
+  // and gives the focus back to the button.
+  function setMenu(toggle, open) {
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    toggle.closest(".nav").classList.toggle("open", open);
+  }
+  document.addEventListener("keydown", function (event) {
+    var toggle = document.querySelector(".site-header .nav-toggle");
+    if (event.key === "Escape" && toggle && toggle.getAttribute("aria-expanded") === "true") {
+      setMenu(toggle, false);
+      toggle.focus();
+    }
+  });
+
   document.addEventListener("click", function (event) {
     var target = event.target;
     if (!(target instanceof Element)) {
+      return;
+    }
+    var toggle = target.closest(".site-header .nav-toggle");
+    if (toggle) {
+      setMenu(toggle, toggle.getAttribute("aria-expanded") !== "true");
       return;
     }
     if (target instanceof HTMLInputElement && target.hasAttribute("data-select-on-click")) {

@@ -31,8 +31,15 @@
           sameFlag(option, "bonus", bonus)) { found = i; break; }
     }
     if (found >= 0) { select.selectedIndex = found; }
-    form.querySelector(".tob-invalid").hidden = found >= 0;
-    form.querySelector(".tob-submit").disabled = found < 0;
+    showValidity(form, found >= 0);
+  }
+
+  // A choice is judged once the member has changed something: on load nothing is chosen yet,
+  // and "not allowed" would answer a question nobody asked. Until it is allowed, the button
+  // stays disabled.
+  function showValidity(form, allowed) {
+    form.querySelector(".tob-invalid").hidden = allowed || !form.hasAttribute("data-touched");
+    form.querySelector(".tob-submit").disabled = !allowed;
   }
 
   function syncAccept(form) {
@@ -57,8 +64,7 @@
     var total = form.querySelector(".tob-total");
     total.textContent = total.getAttribute("data-template")
       .replace("__TAKEN__", taken).replace("__TOTAL__", form.getAttribute("data-total"));
-    form.querySelector(".tob-invalid").hidden = found >= 0;
-    form.querySelector(".tob-submit").disabled = found < 0;
+    showValidity(form, found >= 0);
   }
 
   function sync(form) {
@@ -75,14 +81,15 @@
     });
   }
 
-  document.addEventListener("input", function (event) {
+  function changed(event) {
     var form = event.target.closest && event.target.closest("#game-board form[data-tob]");
-    if (form && form.classList.contains("tob-enhanced")) { sync(form); }
-  });
-  document.addEventListener("change", function (event) {
-    var form = event.target.closest && event.target.closest("#game-board form[data-tob]");
-    if (form && form.classList.contains("tob-enhanced")) { sync(form); }
-  });
+    if (form && form.classList.contains("tob-enhanced")) {
+      form.setAttribute("data-touched", "");
+      sync(form);
+    }
+  }
+  document.addEventListener("input", changed);
+  document.addEventListener("change", changed);
   document.addEventListener("DOMContentLoaded", init);
   document.addEventListener("htmx:afterSettle", init);
   document.addEventListener("htmx:wsAfterMessage", init);

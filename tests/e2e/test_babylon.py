@@ -171,3 +171,43 @@ def test_a_terrace_built_by_keyboard_alone(asgi_server: str, new_page: Any) -> N
     assert placed["rotation"] == 1
     assert json.dumps(placed)
     assert page.errors == []
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_tab_order_follows_the_turn(asgi_server: str, new_page: Any, width: int) -> None:
+    # Issue 21 item 6: the tile in hand, then the garden's cells, then the turn's buttons.
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    game = build_game(alice, bob, engine="babylon", seed=12)
+    version = after_the_removals(game)
+    x, y = richest_stack(game, 0)
+    move = {"type": "dig", "x": x, "y": y}
+    in_another_thread(
+        lambda: services.play_move(game_id=game.pk, seat=0, move=move, expected_version=version)
+    )
+    page = logged_in_page(new_page, asgi_server, alice, viewport={"width": width, "height": 844})
+    page.goto(f"http://{asgi_server}/games/{game.pk}/")
+    page.wait_for_selector(f'#game-board[data-version="{version + 1}"]')
+
+    kinds = {
+        "bab-tile-choice": "tile",
+        "bab-cell": "cell",
+        "bab-confirm": "confirm",
+        "bab-end": "end",
+    }
+    order: list[str] = []
+    for _ in range(120):
+        page.keyboard.press("Tab")
+        kind = page.evaluate(
+            "(() => { const e = document.activeElement;"
+            " if (e.closest('.bab-ends')) return 'bab-end';"
+            " for (const c of ['bab-tile-choice', 'bab-cell', 'bab-confirm'])"
+            "   if (e.classList.contains(c)) return c;"
+            " return null; })()"
+        )
+        if kind and (not order or order[-1] != kinds[kind]):
+            order.append(kinds[kind])
+        if kind == "bab-end":
+            break
+    # (The confirm button waits, hidden, until a cell is chosen.)
+    assert order == ["tile", "cell", "end"], order
+    assert page.errors == []

@@ -153,7 +153,14 @@ def test_a_card_placed_by_keyboard_alone_and_the_last_move_marked_for_the_other_
     other = open_board(new_page, asgi_server, bob, game, version=game.version)
     assert other.locator("#hg-garden-0 .hg-last-outline").count() == 6
     assert other.locator("#hg-garden-1 .hg-last-outline").count() == 0
-    assert f"Alice placed building card H{int(card):02d}" in other.inner_text(".hg-last-turn")
+    # ... in words: the card by its motifs and where it went, never its number (issue 21).
+    told = other.inner_text(".hg-last-turn")
+    assert "Alice placed a card with" in told and f"H{int(card):02d}" not in told
+    # The screen reader hears the same words on the places and the temples' squares.
+    labels = page.eval_on_selector_all(
+        "#game-board [aria-label]", "nodes => nodes.map(n => n.getAttribute('aria-label'))"
+    )
+    assert not any(" at -" in label or "corner at" in label for label in labels)
     assert page.errors == [] and other.errors == []
 
 
@@ -181,4 +188,52 @@ def test_on_a_touch_screen_the_first_tap_shows_the_card_and_the_second_places_it
     spot.tap(force=True)
     wait_for_version(page, 1)
     assert game.moves.get(number=0).payload["card"] == PARKS
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_turning_the_card_keeps_the_keyboards_focus_on_the_garden(
+    asgi_server: str, new_page: Any, width: int
+) -> None:
+    # Issue 21 item 6: `r` with the focus on a square of the garden dropped the focus to the
+    # page and left "Place it here" disabled.
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    game = build_game(alice, bob, engine="hanging-gardens", seed=seed_showing(PARKS))
+    page = logged_in_page(new_page, asgi_server, alice, viewport={"width": width, "height": 844})
+    page.goto(f"http://{asgi_server}/games/{game.pk}/")
+    page.wait_for_selector('#game-board[data-version="0"]')
+    # H38, three parks in a column, may stand upright or lying (hanging-gardens.md §3.2).
+    choice = page.locator(f'.hg-card-choice[data-card="{PARKS}"]')
+    assert len(choice.get_attribute("data-rotations").split()) > 1
+    choice.focus()
+    page.keyboard.press("Enter")
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('hg-spot')"):
+            break
+    else:
+        pytest.fail("Tab never reached the places in the garden")
+    before = page.locator(".hg-spots:not(.hg-off)").get_attribute("data-rotation")
+
+    page.keyboard.press("r")
+    after = page.locator(".hg-spots:not(.hg-off)").get_attribute("data-rotation")
+    assert after != before
+    focused = page.evaluate(
+        "(() => { const s = document.activeElement.closest('.hg-spots');"
+        " return s && s.dataset.rotation; })()"
+    )
+    assert focused == after  # on a place of the turned card, not on the page
+    assert page.locator("[data-hg-action=place]").is_enabled()
+    assert page.locator(".hg-preview:not(.hg-off)").count() == 1
+    x = page.evaluate("document.activeElement.dataset.x")
+    y = page.evaluate("document.activeElement.dataset.y")
+    page.keyboard.press("Enter")
+    wait_for_version(page, 1)
+    move = game.moves.get(number=0).payload
+    assert (move["card"], move["rotation"], move["x"], move["y"]) == (
+        PARKS,
+        int(after),
+        int(x),
+        int(y),
+    )
     assert page.errors == []

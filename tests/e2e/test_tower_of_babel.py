@@ -133,3 +133,85 @@ def test_an_offer_stays_secret_until_every_offer_is_in(asgi_server: str, new_pag
     assert "Waiting for Carol." in alice_page.inner_text(".turn-bar")
     assert alice_page.locator("form.tob-accept-form").count() == 0
     assert alice_page.errors == [] and bob_page.errors == []
+
+
+def a_seed_where_alice_needs_an_offer() -> tuple[int, int, int, str]:
+    """A 3-player setup in which Alice holds two cards of a type whose 3-card disc lies on a
+    wonder and Bob holds one: once Bob offers it and Carol offers nothing, Alice can build
+    with Bob's offer and not without it."""
+    for seed in range(2_000):
+        state = ENGINE.new_game(3, seed)
+        for wonder, discs in enumerate(state.wonders, start=1):
+            for disc in discs:
+                needs = data.DISCS[disc]
+                kind = next(k for k in range(4) if needs[k])
+                if needs[kind] != 3 or state.hands[0][kind] != 2 or state.hands[1][kind] < 1:
+                    continue
+                after = state
+                for seat, move in build_and_offers(wonder, disc, data.TYPES[kind]):
+                    after = ENGINE.apply_move(after, seat, move)
+                choices = [
+                    m["offers"]
+                    for m in ENGINE.legal_moves(after, 0)
+                    if m["type"] == "accept" and not m["jokers"]
+                ]
+                if [1] in choices and [] not in choices:
+                    return seed, wonder, disc, data.TYPES[kind]
+    raise AssertionError("no such seed")
+
+
+def build_and_offers(wonder: int, disc: int, kind: str) -> list[tuple[int, dict]]:
+    return [
+        (0, {"type": "build", "wonder": wonder, "disc": disc}),
+        (1, {"type": "offer", "cards": {kind: 1}, "trading_card": False, "offer_bonus": False}),
+        (2, {"type": "offer", "cards": {}, "trading_card": False, "offer_bonus": False}),
+    ]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_choice_of_offers_is_judged_only_once_something_is_ticked(
+    asgi_server: str, new_page: Any, width: int
+) -> None:
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    carol = make_user("carol", display_name="Carol")
+    seed, wonder, disc, kind = a_seed_where_alice_needs_an_offer()
+    game = services.create_game(
+        engine_slug="tower-of-babel",
+        players=3,
+        options={},
+        seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
+        created_by=alice,
+        seed=seed,
+    )
+    join_in_another_thread(game, bob)
+    join_in_another_thread(game, carol)
+    for number, (seat, move) in enumerate(build_and_offers(wonder, disc, kind)):
+        services.play_move(game_id=game.pk, seat=seat, move=move, expected_version=number)
+    page = logged_in_page(new_page, asgi_server, alice, viewport={"width": width, "height": 844})
+    page.goto(f"http://{asgi_server}/games/{game.pk}/")
+    accept = page.locator("form.tob-accept-form")
+    accept.locator(".tob-pickers").wait_for()
+
+    # Nothing is ticked yet: no verdict, and the button waits for a choice.
+    assert not accept.locator(".tob-invalid").is_visible()
+    assert accept.locator(".tob-submit").is_disabled()
+    accept.locator('input[data-seat="1"]').check()
+    assert not accept.locator(".tob-invalid").is_visible()
+    assert accept.locator(".tob-submit").is_enabled()
+    # Without Bob's card her hand cannot complete the disc: now that is said.
+    accept.locator('input[data-seat="1"]').uncheck()
+    assert accept.locator(".tob-invalid").is_visible()
+    assert accept.locator(".tob-submit").is_disabled()
+
+    # Every offer row reads "Name: what", with nothing drawn between the name and the colon.
+    for row in page.locator(".tob-offers li").all():
+        shown = row.evaluate(
+            "li => { const name = li.querySelector('strong');"
+            " const after = getComputedStyle(name, '::after').content;"
+            " return li.innerText + (after === 'none' ? '' : after); }"
+        )
+        assert " :" not in shown and ": " in shown, shown
+    log = page.inner_text(".recent-moves")
+    assert "Carol handed in the last secret offer; all offers are shown" in log
+    assert "bid" not in log
+    assert page.errors == []

@@ -134,4 +134,62 @@ def test_the_quarry_drawing_shows_layers_and_no_covered_tile() -> None:
     assert not covered & set(json.dumps(drawn).split('"'))
     first = drawn["quarry"][0]
     assert len(first["layers"]) == 3
+    while state.phase == "remove":
+        state = ENGINE.apply_move(state, state.current, ENGINE.legal_moves(state, state.current)[0])
+    with translation.override("en"):
+        drawn = BOARD.board(ENGINE.view(state, state.current), ["Alice", "Bob"], [])
+    first = drawn["quarry"][0]
     assert first["yield"] is not None and "digging it gives you" in first["label"]
+
+
+def test_the_clay_removal_step_promises_no_pillars() -> None:
+    # Issue 21 item 9: before the first round a stack is chosen for its clay tile; it gives
+    # no pillars then, so its label says what may be done with it instead.
+    state = ENGINE.new_game(2, seed=4)
+    assert state.phase == "remove"
+    for language in ("en", "hu", "pl"):
+        with translation.override(language):
+            drawn = BOARD.board(ENGINE.view(state, state.current), ["Alice", "Bob"], [])
+        assert all(stack["yield"] is None for stack in drawn["quarry"])
+        labels = [stack["label"] for stack in drawn["quarry"]]
+        assert not any("digging it" in label or "kiásva" in label or "wykopanie" in label
+                       for label in labels)  # fmt: skip
+    with translation.override("en"):
+        drawn = BOARD.board(ENGINE.view(state, state.current), ["Alice", "Bob"], [])
+    removable = {(m["x"], m["y"]) for m in ENGINE.legal_moves(state, state.current)}
+    for stack in drawn["quarry"]:
+        says_remove = stack["label"].endswith(
+            "you may remove this clay tile before the first round"
+        )
+        assert says_remove == ((stack["x"], stack["y"]) in removable)
+
+
+def test_the_hungarian_quarry_calls_a_stack_a_heap_not_a_pillar() -> None:
+    state = ENGINE.new_game(2, seed=4)
+    with translation.override("hu"):
+        drawn = BOARD.board(ENGINE.view(state, state.current), ["Alice", "Bob"], [])
+    # "oszlop" is the pillar; the rulebook's word for a quarry stack is "halom".
+    assert drawn["quarry"][0]["label"].startswith("a1 halom, 3 magas")
+    assert all("oszlop" not in stack["label"] for stack in drawn["quarry"])
+
+
+def test_with_too_few_pillars_the_page_says_why_nothing_can_be_built() -> None:
+    # Issue 21 item 3: 2 single pillars after the dig, an empty garden: a tile on level 1
+    # stands on 4 pillars, or on 3 with a belvedere; 2 pillars pay for no place.
+    state = turn_state({"tiles": [], "singles": 2}, "C01")
+    with translation.override("en"):
+        drawn = BOARD.board(ENGINE.view(state, 0), ["Alice", "Bob"], [])
+    assert drawn["placements"] == []
+    assert drawn["blocked"] == (
+        "No tile can be built: you have 2 single pillars, and every place where a tile can "
+        "stand needs more (3 or 4 pillars; 2 single pillars buy a missing double). Store the "
+        "tile you dug for a later turn, or discard it, and your turn ends."
+    )
+    for language in ("hu", "pl"):
+        with translation.override(language):
+            drawn = BOARD.board(ENGINE.view(state, 0), ["Alice", "Bob"], [])
+        assert drawn["blocked"] and "No tile" not in drawn["blocked"]
+    # With 4 pillars a tile can be built, and nothing is said.
+    state = turn_state({"tiles": [], "singles": 4}, "C01")
+    assert BOARD.board(ENGINE.view(state, 0), ["Alice", "Bob"], [])["blocked"] is None
+    assert BOARD.board(ENGINE.view(state, 1), ["Alice", "Bob"], [])["blocked"] is None

@@ -7,10 +7,12 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import translation
 
 from games import engines, services
 from games.messages import describe
 from games.models import Game, Result
+from games.rendering import recent_moves, seat_names
 from tests.games.conftest import play_random_moves
 
 ENGINE = engines.get("akropolis")
@@ -34,10 +36,35 @@ def test_export_then_import_reproduces_the_final_state_and_scores(finished, bob)
     )
     original = {r.seat: (r.score, r.breakdown, r.rank) for r in finished.results.all()}
     assert {r.seat: (r.score, r.breakdown, r.rank) for r in copy.results.all()} == original
-    assert [s.label for s in copy.seats.all()] == ["Alice", "easy"]
+    # The bot is the site's easy bot again, named in the reader's language with its badge.
+    assert [(s.label, s.bot_level, s.is_bot) for s in copy.seats.order_by("position")] == [
+        ("Alice", "", False),
+        ("", "easy", True),
+    ]
+    with translation.override("en"):
+        assert seat_names(copy) == ["Alice", "Easy bot"]
+    with translation.override("hu"):
+        assert seat_names(copy)[1] == seat_names(finished)[1] != "easy"
     # An imported game is replayed, not played: it changes nobody's rating.
     assert all(r.rating_after is None for r in Result.objects.filter(game=copy))
     assert services.audit_game(game=copy) == []
+
+
+def test_an_imported_replay_tells_the_bots_moves_by_the_bots_name(finished, bob) -> None:
+    copy = services.import_game(data=services.export_game(game=finished), user=bob)
+    with translation.override("en"):
+        texts = [m["text"] for m in recent_moves(copy) if m["seat"] == 1]
+    assert texts and all(text.startswith("Easy bot ") for text in texts)
+
+
+def test_a_file_from_before_the_bot_field_still_gives_the_bot_its_name(finished, bob) -> None:
+    data = services.export_game(game=finished)
+    for seat in data["seats"]:
+        del seat["bot"]
+    data["seats"][1]["name"] = "easy"  # how such files named a bot
+    copy = services.import_game(data=data, user=bob)
+    with translation.override("en"):
+        assert seat_names(copy) == ["Alice", "Easy bot"]
 
 
 def test_export_holds_options_seed_moves_scores_and_names(finished) -> None:
@@ -46,7 +73,10 @@ def test_export_holds_options_seed_moves_scores_and_names(finished) -> None:
     assert (data["seed"], data["options"], data["players"]) == (21, {}, 2)
     assert len(data["moves"]) == finished.version
     assert data["scores"]["totals"] == ENGINE.scores(ENGINE.load(finished.state))["totals"]
-    assert [s["name"] for s in data["seats"]] == ["Alice", "easy"]
+    assert [(s["name"], s["bot_level"], s["bot"]) for s in data["seats"]] == [
+        ("Alice", "", False),
+        ("Easy bot", "easy", True),
+    ]
 
 
 def test_a_running_game_cannot_be_exported(make_game, alice) -> None:
@@ -150,6 +180,7 @@ def test_a_seat_name_that_cannot_be_stored_is_refused_by_name(exported, bob, nam
         (lambda d: d["seats"][1].update(seat=0), "seats[1].seat"),
         (lambda d: d["seats"][1].update(bot_level="godlike"), "seats[1].bot_level"),
         (lambda d: d["seats"][0].update(resigned="no"), "seats[0].resigned"),
+        (lambda d: d["seats"][1].update(bot="yes"), "seats[1].bot"),
         (lambda d: d["seats"].__setitem__(1, "easy"), "seats[1]"),
         (lambda d: d["moves"][3].update(by_bot=1), "moves[3].by_bot"),
         (lambda d: d["moves"][3].update(seat=True), "moves[3].seat"),

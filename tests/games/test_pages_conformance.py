@@ -230,11 +230,16 @@ def test_pages_render_for_every_seat_language_and_stage(engine: Engine) -> None:
 def check_move_log(engine: Engine, game: Game) -> None:
     """Every move of the log reads as words in each language, with the player's name."""
     names = rendering.seat_names(game)
+    labels = getattr(boards.get(engine.slug), "MOVE_LABELS", {})
     for language in LANGUAGES:
         with translation.override(language):
             for move in game.moves.all():
                 text = rendering.describe_move(engine.slug, names[move.seat], move)
                 assert names[move.seat] in text
                 assert "%(" not in text and "{" not in text
-                assert move.payload["type"] not in text, f"{text!r} shows the raw move type"
+                raw = move.payload["type"]
+                # A move type that is also the word the game's own label uses in this language
+                # (Tower of Babel's "offer" in English) is a word there, not a raw code.
+                if raw not in str(labels.get(raw, "")):
+                    assert raw not in text, f"{text!r} shows the raw move type"
                 json.dumps(move.summary)

@@ -67,7 +67,9 @@ def test_every_move_reads_as_words_with_the_players_name(language: str) -> None:
         for move_type, summary in summaries.items():
             text = board_module.describe("Zsófi", move_type, summary)
             assert "Zsófi" in text
-            assert move_type not in text
+            # An offer is called an offer in English (the rulebook's word), as its code is.
+            if (language, move_type) != ("en", "offer"):
+                assert move_type not in text
             assert "%(" not in text
 
 
@@ -78,7 +80,32 @@ def test_the_english_move_log_names_cards_and_wonders() -> None:
             "accept",
             {"wonder": 8, "needs": {"camel": 2, "stonemason": 3}, "accepted": [1]},
         )
-    assert text == "Red built 2 camels + 3 stonemasons at the Tower of Babel, taking 1 bid"
+    assert text == "Red built 2 camels + 3 stonemasons at the Tower of Babel, taking 1 offer"
+
+
+# The rulebook's word for an offer in each language (rulebooks/content/tower-of-babel/), and
+# words the log used before for the same thing.
+OFFER_WORDS = {"en": ("offer", "bid"), "hu": ("ajánlat", "licit"), "pl": ("ofert", "propozycj")}
+
+
+@pytest.mark.parametrize("language", ["en", "hu", "pl"])
+def test_the_log_and_the_board_call_an_offer_by_the_rulebooks_word(language: str) -> None:
+    word, other = OFFER_WORDS[language]
+    accepted = {"wonder": 8, "needs": {"ship": 5}, "accepted": [1, 2]}
+    with translation.override(language):
+        texts = [
+            board_module.describe("Zsófi", "offer", {"revealed": False}),
+            board_module.describe("Zsófi", "offer", {"revealed": True}),
+            board_module.describe("Zsófi", "accept", accepted),
+            str(board_module.MOVE_LABELS["offer"]),
+        ]
+        state = offering(SHIP_5, hands=[{}, {"ship": 2}, {"ship": 1}, {}])
+        state = play(state, YELLOW, "offer", **offer({"ship": 2}))
+        drawn = board_module.board(ENGINE.view(state, GREEN), NAMES, [])
+        rows = {row["seat"]: row for row in drawn["build"]["offers"]}
+        texts.append(rows[YELLOW]["text"])
+    for text in texts:
+        assert word in text.lower() and other not in text.lower(), text
 
 
 def test_others_see_only_that_an_offer_was_made() -> None:

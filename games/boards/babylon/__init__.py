@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
-from games.boards.babylon import drawing
+from games.boards.babylon import drawing, quarry
 from games.boards.babylon.drawing import DECORATE, DIG, END_TURN, PLACE, REMOVE_CLAY, SET_SYMBOL
 from games.boards.babylon.names import (
     EFFECTS,
@@ -36,7 +36,9 @@ INFO = GameInfo(
     options=(
         GameOption(
             "flowers",
-            pgettext_lazy("babylon", "Boards of the first seats, in seat order"),
+            pgettext_lazy("babylon", "Flower of seat 1's board"),
+            one=True,
+            default=pgettext_lazy("babylon", "Orange (then pink, blue, white: the usual order)"),
             choices=(
                 ("orange", pgettext_lazy("babylon", "Orange flower")),
                 ("pink", pgettext_lazy("babylon", "Pink flower")),
@@ -299,7 +301,7 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "effect_key": effect,
         "revealed": len(view["revealed"]),
         "supply": view["supply"],
-        "quarry": drawing.quarry(view, legal, marks["stack"] if marks else None),
+        "quarry": quarry.quarry(view, legal, marks["stack"] if marks else None),
         "removed": [tile_name(t) for t in view["removed"]],
         "discarded": len(view["discarded"]),
         "gardens": gardens,
@@ -311,6 +313,7 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "decorations": drawing.decorations(legal, view["boards"][seat]) if mine else [],
         "symbols": drawing.symbol_choices(legal) if mine else [],
         "ends": drawing.end_choices(legal, view, seat) if mine else [],
+        "blocked": drawing.blocked_note(legal, view["boards"][seat]["singles"]) if mine else None,
         "grid": drawing.GRID,
         "cell": drawing.CELL,
         "last_turn": None

@@ -1,7 +1,7 @@
 """Drawing data for the Babylon board: each garden in 3D levels (isometric) and from above,
-the quarry by layers, the tiles in hand with their previews, and the choices of the seat to
-move. Board cells are (x, y), x the column A-H, y the row 1-8; the isometric picture puts
-cell (x, y) at level h at screen (ISO_X (x - y), ISO_Y (x + y) - LEVEL_RISE h)."""
+the tiles in hand with their previews, and the choices of the seat to move (the quarry is
+drawn in `quarry.py`). Board cells are (x, y), x the column A-H, y the row 1-8; the isometric
+picture puts cell (x, y) at level h at screen (ISO_X (x - y), ISO_Y (x + y) - LEVEL_RISE h)."""
 
 from __future__ import annotations
 
@@ -252,94 +252,33 @@ def tile_preview(tile: str, rotation: int) -> dict[str, Any]:
     }
 
 
-Q = data.QUARRY_SIZE
-
-
-STACK = 40  # quarry: one stack
-
-
-LAYER = 5  # quarry: the visible edge of each layer under the top tile
-
-
-def quarry(view: dict[str, Any], legal: dict[str, Any], marked: tuple[int, int] | None):
-    """The quarry by layers: per stack its height as bands of material, the top tile with
-    its flower and symbols, and the pillars a dig there gives the viewer."""
-    diggable = {(m["x"], m["y"]) for m in legal["dig"]}
-    removable = {(m["x"], m["y"]) for m in legal["remove"]}
-    stacks = []
-    for entry in view["quarry"]:
-        x, y, height = entry["x"], entry["y"], entry["height"]
-        layers = [
-            {
-                "y": STACK - LAYER * (layer + 1),
-                "fill": MATERIALS[data.LAYER_MATERIAL[layer + 1]][1],
-            }
-            for layer in range(height)
-        ]
-        top = entry["top"]
-        drawn: dict[str, Any] = {
-            "x": x,
-            "y": y,
-            "height": height,
-            "layers": layers,
-            "top": None,
-            "yield": entry["yield"],
-            "last": marked == (x, y),
-            "move": None,
-        }
-        if top is not None:
-            lift = LAYER * (height - 1)
-            drawn["top"] = {
-                "tile": top["tile"],
-                "fill": FLOWERS[top["flower"]][1],
-                "edge": MATERIALS[top["material"]][1],
-                "lift": lift,
-                "size": STACK - lift - 2,
-                "symbols": [
-                    {"path": symbol_path(s, cx, cy, 4)}
-                    for s, (cx, cy) in zip(
-                        top["fields"],
-                        [
-                            (10, 10 - lift / 2),
-                            (30, 10 - lift / 2),
-                            (30, 28 - lift / 2),
-                            (10, 28 - lift / 2),
-                        ],
-                        strict=True,
-                    )
-                    if s != "-"
-                ],
-                "name": tile_name(top["tile"]),
-            }
-        if (x, y) in diggable:
-            drawn["move"] = compact({"type": DIG, "x": x, "y": y})
-        elif (x, y) in removable:
-            drawn["move"] = compact({"type": REMOVE_CLAY, "x": x, "y": y})
-        drawn["label"] = stack_label(drawn)
-        stacks.append(drawn)
-    return stacks
-
-
-def stack_label(stack: dict[str, Any]) -> str:
-    if stack["top"] is None:
-        return pgettext("babylon", "Stack %(cell)s: empty") % {"cell": quarry_cell(stack)}
-    text = pgettext("babylon", "Stack %(cell)s, %(height)s high: %(tile)s") % {
-        "cell": quarry_cell(stack),
-        "height": stack["height"],
-        "tile": stack["top"]["name"],
-    }
-    if stack["yield"] is not None:
-        text += npgettext(
+def blocked_note(legal: dict[str, Any], singles: int) -> str | None:
+    """Why no tile can be built in this build step, and what is left to do (None when a
+    tile can be built or none is left to build)."""
+    blocked = legal.get("blocked")
+    if blocked is None:
+        return None
+    if blocked == "room":
+        why = pgettext(
+            "babylon", "No tile can be built: your garden has no place left where a tile can stand."
+        )
+    else:
+        why = npgettext(
             "babylon",
-            "; digging it gives you %(count)s single pillar",
-            "; digging it gives you %(count)s single pillars",
-            stack["yield"],
-        ) % {"count": stack["yield"]}
-    return text
-
-
-def quarry_cell(stack: dict[str, Any]) -> str:
-    return f"{'abcd'[stack['x']]}{stack['y'] + 1}"
+            "No tile can be built: you have %(count)s single pillar, and every place where a "
+            "tile can stand needs more (3 or 4 pillars; 2 single pillars buy a missing double).",
+            "No tile can be built: you have %(count)s single pillars, and every place where a "
+            "tile can stand needs more (3 or 4 pillars; 2 single pillars buy a missing double).",
+            singles,
+        ) % {"count": singles}
+    if any(end["taken"] == "store" for end in legal["end_turn"]):
+        then = pgettext(
+            "babylon",
+            "Store the tile you dug for a later turn, or discard it, and your turn ends.",
+        )
+    else:
+        then = pgettext("babylon", "End your turn.")
+    return f"{why} {then}"
 
 
 def placements(view: dict[str, Any], legal: dict[str, Any]) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import pgettext
 
 from games.boards.hanging_gardens.moves import garden_cells
@@ -27,10 +28,17 @@ from games.boards.hanging_gardens.texts import (
     SKIP_SCORING,
     TAKE_TILE,
     TILE_KINDS,
-    card_label,
     compact,
     motif_name,
     printed_values,
+)
+from games.boards.hanging_gardens.words import (
+    card_motifs,
+    card_words,
+    garden_box,
+    group_words,
+    place_words,
+    square_words,
 )
 from games.svg import view_box
 
@@ -103,14 +111,19 @@ def garden_drawing(
     places a card may go, the squares a temple may go on and the temples that may move."""
     garden = view["gardens"][seat]
     cells = garden_cells(garden)
+    box = garden_box(cells)
     marked = marks if marks is not None and marks["seat"] == seat else None
-    targets = {tuple(c) for group in legal["groups"] for c in group["cells"]}
+    targets = {tuple(c): group["size"] for group in legal["groups"] for c in group["cells"]}
     sources = {tuple(c) for c in legal["move_from"]}
     squares = []
     for (x, y), top in sorted(cells.items(), key=lambda item: (item[0][1], item[0][0])):
         drawn = square(x, y, top)
         drawn["last"] = marked is not None and (x, y) in marked["cells"]
         drawn["target"] = (x, y) in targets
+        if drawn["target"]:
+            drawn["target_label"] = pgettext(
+                "hanging gardens", "Temple on %(group)s, %(square)s"
+            ) % {"group": group_words(top, targets[(x, y)]), "square": square_words(box, x, y)}
         squares.append(drawn)
     temples = []
     for x, y in garden["temples"]:
@@ -122,7 +135,9 @@ def garden_drawing(
                 "fill": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
                 "last": marked is not None and marked["temple"] == (x, y),
                 "source": (x, y) in sources,
-                "title": pgettext("hanging gardens", "Temple at %(x)s, %(y)s") % {"x": x, "y": y},
+                "square": square_words(box, x, y),
+                "title": pgettext("hanging gardens", "Temple: %(square)s")
+                % {"square": square_words(box, x, y)},
             }
         )
     corners = [(x * CELL, y * CELL) for x, y in cells] + [
@@ -138,6 +153,7 @@ def garden_drawing(
             spots.append(
                 {
                     "card": entry["card"],
+                    "name": card_words(card_motifs(card["rotations"][0])),
                     "rotation": rotation,
                     "preview": card_picture(rows),
                     "places": [
@@ -146,8 +162,7 @@ def garden_drawing(
                             "y": y * CELL,
                             "gx": x,
                             "gy": y,
-                            "label": pgettext("hanging gardens", "Top left corner at %(x)s, %(y)s")
-                            % {"x": x, "y": y},
+                            "label": place_words(box, x, y, len(rows[0]), len(rows)),
                         }
                         for x, y in places
                     ],
@@ -231,24 +246,32 @@ def player_panel(view: dict[str, Any], seat: int, names: list[str]) -> dict[str,
 def placing_form(view: dict[str, Any]) -> list[dict[str, Any]]:
     """Every legal placement as a form choice, grouped by card (the list beside the picture)."""
     groups = []
+    seat = view["seat"]
+    box = garden_box(garden_cells(view["gardens"][seat])) if seat is not None else (0, 0, 0, 0)
     for entry in view["legal"]["place"]:
+        card = next(d for d in view["display"] if d["card"] == entry["card"])
+        shapes = card["rotations"]
         options = [
             {
                 "value": compact(
                     {"type": PLACE_CARD, "card": entry["card"], "rotation": k, "x": x, "y": y}
                 ),
                 "key": f"{entry['card']}:{k}:{x}:{y}",
-                "label": pgettext(
-                    "hanging gardens", "turned %(degrees)s°, top left corner at %(x)s, %(y)s"
-                )
-                % {"degrees": 90 * k, "x": x, "y": y},
+                "label": pgettext("hanging gardens", "turned %(degrees)s°, %(where)s")
+                % {
+                    "degrees": 90 * k,
+                    "where": place_words(box, x, y, len(shapes[k][0]), len(shapes[k])),
+                },
             }
             for k, x, y in entry["placements"]
         ]
-        groups.append(
-            {"card": entry["card"], "label": card_label(entry["card"]), "options": options}
-        )
+        groups.append({"card": entry["card"], "label": card_name(card), "options": options})
     return groups
+
+
+def card_name(entry: dict[str, Any]) -> str:
+    """A display card in words, for its button and its group of choices."""
+    return capfirst(card_words(card_motifs(entry["rotations"][0])))
 
 
 def temple_form(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -256,20 +279,26 @@ def temple_form(view: dict[str, Any]) -> list[dict[str, Any]]:
     all five are out (spec §2.6, §2.8)."""
     legal = view["legal"]
     options = []
+    seat = view["seat"]
+    cells = garden_cells(view["gardens"][seat]) if seat is not None else {}
+    box = garden_box(cells) if cells else (0, 0, 0, 0)
     for group in legal["groups"]:
         for x, y in group["cells"]:
-            values = {"x": x, "y": y, "size": group["size"]}
+            values = {
+                "group": group_words(cells.get((x, y), ""), group["size"]),
+                "square": square_words(box, x, y),
+            }
             if not legal["move_from"]:
                 move = {"type": PLACE_TEMPLE, "x": x, "y": y}
-                label = pgettext("hanging gardens", "at %(x)s, %(y)s (group of %(size)s)") % values
+                label = capfirst(pgettext("hanging gardens", "%(group)s, %(square)s") % values)
                 options.append({"value": compact(move), "key": f"{x}:{y}", "label": label})
                 continue
             for fx, fy in legal["move_from"]:
                 move = {"type": MOVE_TEMPLE, "x": x, "y": y, "from_x": fx, "from_y": fy}
-                label = pgettext(
-                    "hanging gardens",
-                    "at %(x)s, %(y)s (group of %(size)s), moved from %(fx)s, %(fy)s",
-                ) % {**values, "fx": fx, "fy": fy}
+                label = capfirst(
+                    pgettext("hanging gardens", "%(group)s, %(square)s, moved from %(source)s")
+                    % {**values, "source": square_words(box, fx, fy)}
+                )
                 options.append(
                     {"value": compact(move), "key": f"{x}:{y}:{fx}:{fy}", "label": label}
                 )
@@ -295,7 +324,7 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
     display = [
         {
             "card": entry["card"],
-            "label": card_label(entry["card"]),
+            "label": card_name(entry),
             "pictures": [card_picture(rows) for rows in entry["rotations"]],
             "placeable": bool(turns.get(entry["card"])),
             "rotations": turns.get(entry["card"], []),

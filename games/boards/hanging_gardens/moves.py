@@ -19,6 +19,13 @@ from games.boards.hanging_gardens.texts import (
     motif_name,
     tile_name,
 )
+from games.boards.hanging_gardens.words import (
+    card_motifs,
+    card_words,
+    garden_box,
+    group_words,
+    place_words,
+)
 
 # --- what a move did, in data and in words ----------------------------------------------------
 
@@ -56,8 +63,9 @@ def summarize(
     kind = move["type"]
     if kind in (PLACE_CARD, DISCARD_CARD):
         summary: dict[str, Any] = {"card": move["card"]}
+        entry = next(e for e in before["display"] if e["card"] == move["card"])
+        summary["motifs"] = card_motifs(entry["rotations"][0])
         if kind == PLACE_CARD:
-            entry = next(e for e in before["display"] if e["card"] == move["card"])
             rows = entry["rotations"][move["rotation"]]
             summary["cells"] = [
                 [move["x"] + dx, move["y"] + dy]
@@ -65,12 +73,16 @@ def summarize(
                 for dx in range(len(row))
             ]
             summary["rotation"] = move["rotation"]
+            # The garden before the card, to say where the card went (words.place_words).
+            summary["box"] = list(garden_box(garden_cells(before["gardens"][seat])))
+            summary["size"] = [len(rows[0]), len(rows)]
         return summary
     if kind in (PLACE_TEMPLE, MOVE_TEMPLE):
         cells = garden_cells(after["gardens"][seat])
         where = (move["x"], move["y"])
         summary = {
             "cell": list(where),
+            "box": list(garden_box(cells)),
             "motif": cells.get(where, BUILDING),
             "size": group_size(cells, where),
             # §2.7: a face-down tile for 6+, and 5-point credits for tiles that were not there.
@@ -90,6 +102,18 @@ def summarize(
 def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
     """One line of the move log: "Anna placed building card H27"."""
     values = {"name": name}
+    if move_type == PLACE_CARD and "box" in summary:
+        x0, y0 = (min(c[i] for c in summary["cells"]) for i in (0, 1))
+        return pgettext("hanging gardens", "%(name)s placed %(card)s %(where)s") % {
+            **values,
+            "card": card_words(summary["motifs"]),
+            "where": place_words(tuple(summary["box"]), x0, y0, *summary["size"]),
+        }
+    if move_type == DISCARD_CARD and "motifs" in summary:
+        return pgettext(
+            "hanging gardens", "%(name)s could place no card and discarded %(card)s"
+        ) % {**values, "card": card_words(summary["motifs"])}
+    # Moves stored before the words above (no "box" or "motifs" in their summary).
     if move_type == PLACE_CARD and "card" in summary:
         return pgettext("hanging gardens", "%(name)s placed building card %(card)s") % {
             **values,
@@ -104,21 +128,33 @@ def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
         }
     if move_type in (PLACE_TEMPLE, MOVE_TEMPLE) and "size" in summary:
         values.update(motif=motif_name(summary["motif"]), size=summary["size"])
-        if move_type == MOVE_TEMPLE:
-            text = npgettext(
-                "hanging gardens",
-                "%(name)s moved a temple to a group of %(size)s square (%(motif)s)",
-                "%(name)s moved a temple to a group of %(size)s squares (%(motif)s)",
-                summary["size"],
+        if "box" in summary:
+            group = group_words(summary["motif"], summary["size"])
+            text = (
+                pgettext("hanging gardens", "%(name)s moved a temple to %(group)s")
+                if move_type == MOVE_TEMPLE
+                else pgettext("hanging gardens", "%(name)s built a temple on %(group)s")
+            ) % {"name": name, "group": group}
+        elif move_type == MOVE_TEMPLE:
+            text = (
+                npgettext(
+                    "hanging gardens",
+                    "%(name)s moved a temple to a group of %(size)s square (%(motif)s)",
+                    "%(name)s moved a temple to a group of %(size)s squares (%(motif)s)",
+                    summary["size"],
+                )
+                % values
             )
         else:
-            text = npgettext(
-                "hanging gardens",
-                "%(name)s built a temple on a group of %(size)s square (%(motif)s)",
-                "%(name)s built a temple on a group of %(size)s squares (%(motif)s)",
-                summary["size"],
+            text = (
+                npgettext(
+                    "hanging gardens",
+                    "%(name)s built a temple on a group of %(size)s square (%(motif)s)",
+                    "%(name)s built a temple on a group of %(size)s squares (%(motif)s)",
+                    summary["size"],
+                )
+                % values
             )
-        text %= values
         if summary.get("drew_hidden"):
             text += pgettext("hanging gardens", ", drew a face-down tile")
         if summary.get("missing"):

@@ -81,15 +81,15 @@ def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
     if move_type == OFFER:
         if summary.get("revealed"):
             return pgettext(
-                "tower of babel", "%(name)s handed in the last secret bid; all bids are shown"
+                "tower of babel", "%(name)s handed in the last secret offer; all offers are shown"
             ) % {"name": name}
-        return pgettext("tower of babel", "%(name)s handed in a secret bid") % {"name": name}
+        return pgettext("tower of babel", "%(name)s handed in a secret offer") % {"name": name}
     if move_type == ACCEPT and "wonder" in summary:
         taken = len(summary.get("accepted", []))
         text = npgettext(
             "tower of babel",
-            "%(name)s built %(cards)s at the %(wonder)s, taking %(count)s bid",
-            "%(name)s built %(cards)s at the %(wonder)s, taking %(count)s bids",
+            "%(name)s built %(cards)s at the %(wonder)s, taking %(count)s offer",
+            "%(name)s built %(cards)s at the %(wonder)s, taking %(count)s offers",
             taken,
         ) % {
             "name": name,

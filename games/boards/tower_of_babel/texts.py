@@ -43,7 +43,7 @@ DOUBLE_TURN, END_TURN, CARD_EXCHANGE, DRAW_THREE = (
 MOVE_LABELS = {
     PASS: pgettext_lazy("tower of babel", "drew a card instead of building"),
     BUILD: pgettext_lazy("tower of babel", "picked a disc"),
-    OFFER: pgettext_lazy("tower of babel", "handed in a secret bid"),
+    OFFER: pgettext_lazy("tower of babel", "handed in a secret offer"),
     ACCEPT: pgettext_lazy("tower of babel", "built"),
     ABANDON: pgettext_lazy("tower of babel", "gave up the build"),
     DOUBLE_TURN: pgettext_lazy("tower of babel", "played Double turn"),

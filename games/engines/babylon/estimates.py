@@ -8,7 +8,7 @@ import heapq
 from dataclasses import dataclass
 from typing import Any
 
-from games.engines.babylon import data, decorations, evaluate, geometry, placement, rules
+from games.engines.babylon import data, decorations, geometry, heuristics, placement, rules
 from games.engines.babylon.moves import (
     PLACE,
 )
@@ -52,7 +52,7 @@ class QuickScorer:
         return cls(
             state=state,
             board=board,
-            left=evaluate.progress_left(state),
+            left=heuristics.progress_left(state),
             top_level=max(board.levels, default=0),
             visible_cells=visible_cells,
             flowers=flowers,
@@ -74,7 +74,7 @@ class QuickScorer:
         spent = option.singles + 2 * swap
         kept_before = min(pool, data.STORAGE_SINGLES)
         kept_after = min(pool - spent, data.STORAGE_SINGLES)
-        cost = evaluate.SINGLE_PILLAR * (kept_before - kept_after)
+        cost = heuristics.SINGLE_PILLAR * (kept_before - kept_after)
         # A pillar spent now is a pillar not kept, and pillars are scarce early on.
         cost += 0.25 * spent
         return now + (later - cost) * left
@@ -88,7 +88,7 @@ class QuickScorer:
         after = min(flowers.values())
         steps_before = sum(1 for n in self.flowers.values() if n > before)
         steps_after = sum(1 for n in flowers.values() if n > after)
-        steps = evaluate.FLOWER_SET_STEP * self.left * (steps_after - steps_before)
+        steps = heuristics.FLOWER_SET_STEP * self.left * (steps_after - steps_before)
         return data.FLOWER_SET_POINTS * (after - before) + steps
 
     def symbols_gain(self, anchor: int, level: int, symbols: str) -> float:
@@ -107,7 +107,7 @@ class QuickScorer:
                 if gain > 0:
                     now += gain + bonus[symbol]
                 elif symbol != data.STATUE:
-                    later += evaluate.OPEN_FIELD[symbol] * level
+                    later += heuristics.OPEN_FIELD[symbol] * level
             parts = cache[key] = (now, later)
         return parts[0] + parts[1] * self.left
 
@@ -122,7 +122,7 @@ def _standing(board: Board, option: placement.Option) -> tuple[float, float]:
     level = option.level
     top_level = max(board.levels, default=0)
     now = float(data.HEIGHT_POINTS_PER_LEVEL * max(0, level - top_level))
-    later = evaluate.ROOM_TO_CLIMB if level > top_level else 0.0
+    later = heuristics.ROOM_TO_CLIMB if level > top_level else 0.0
     if option.open_corner is not None:
         now += data.BELVEDERE_POINTS
     for k, c in enumerate(geometry.FOOTPRINTS[option.anchor]):
@@ -139,7 +139,7 @@ def _standing(board: Board, option: placement.Option) -> tuple[float, float]:
             elif piece.kind in data.DECORATIONS:
                 now -= 1.5 * piece.at[0][2] + 1.0
         else:
-            later -= evaluate.OPEN_FIELD.get(board.symbol_at(c) or "", 0.0) * surface
+            later -= heuristics.OPEN_FIELD.get(board.symbol_at(c) or "", 0.0) * surface
     cache[option] = (now, later)
     return now, later
 

@@ -4,7 +4,7 @@ A turn is a dig, up to two tile placements with the decorations they allow, and 
 of the turn. Every placement of every tile in every rotation is too many to play out
 (thousands), so placements are first ranked by a quick estimate of what they add
 (`QuickScorer`), and only the best few are played out with the real moves, decorated
-greedily and judged by `evaluate.evaluate` after the turn ends. Digs are ranked the same
+greedily and judged by `heuristics.evaluate` after the turn ends. Digs are ranked the same
 way: by the pillars they give and the best quick placement of the tile they bring.
 
 Everything here reads only what the seat may see; plans are cached by the seat's
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from games.engines.babylon import data, decorations, evaluate, geometry, rules
+from games.engines.babylon import ENGINE, data, decorations, geometry, heuristics, rules
 from games.engines.babylon.estimates import ranked_placements
 from games.engines.babylon.moves import (
     DIG,
@@ -45,8 +45,6 @@ _DECORATION_POINTS = {"stairs": 0, "fountain": 3, "bridge": 3, "statue": 1}
 
 
 def _apply(state: State, move: Move) -> State:
-    from games.engines.babylon import ENGINE
-
     return ENGINE.apply_move(state, state.current, move)  # type: ignore[no-any-return]
 
 
@@ -100,14 +98,14 @@ def use_symbol_effect(state: State, moves: list[Move]) -> State:
 
 
 def left_after_turn(state: State) -> float:
-    """`evaluate.progress_left` once the turn in progress has ended."""
+    """`heuristics.progress_left` once the turn in progress has ended."""
     total = data.ROUNDS_BY_PLAYERS[state.players] * state.players
     played = (state.round - 1) * state.players + state.current + 1
     return max(0.0, 1.0 - played / total)
 
 
 def _own(board: Board, left: float) -> float:
-    score, credit = evaluate.board_parts(board)
+    score, credit = heuristics.board_parts(board)
     return score + left * credit
 
 
@@ -197,8 +195,8 @@ def _dig_estimate(state: State, x: int, y: int) -> float:
     earned, extra, extra_double = rules.dig_yield(state, state.current, index)
     board = state.boards[state.current]
     kept = min(board.singles + earned + extra, data.STORAGE_SINGLES + 2)
-    value = evaluate.SINGLE_PILLAR * (kept - min(board.singles, data.STORAGE_SINGLES))
-    value += 2 * evaluate.SINGLE_PILLAR * extra_double
+    value = heuristics.SINGLE_PILLAR * (kept - min(board.singles, data.STORAGE_SINGLES))
+    value += 2 * heuristics.SINGLE_PILLAR * extra_double
     flower, fields = data.TILES[tile]
     value += _SYMBOL_WORTH * sum(1 for f in fields if f != data.BLANK)
     counts = dict.fromkeys(data.FLOWERS, 0)
@@ -225,7 +223,7 @@ def best_turns(state: State, seat: int, limit: int) -> list[Plan]:
     with the `evaluate` value of the position after it."""
     if state.phase == OVER or seat != state.current:
         return []
-    key = (seat, evaluate.information_key(state, seat))
+    key = (seat, heuristics.information_key(state, seat))
     cached = _plans.get(key)
     if cached is None:
         cached = _plan(state, seat)
@@ -243,7 +241,7 @@ def _plan(state: State, seat: int) -> list[Plan]:
             move = {"type": REMOVE_CLAY, "x": x, "y": y}
             tile = state.quarry[geometry.quarry_index(x, y)][-1]
             bonus = 0.1 if data.TILES[tile][0] != mine else 0.0
-            plans.append((evaluate.evaluate(_apply(state, move), seat) + bonus, [move]))
+            plans.append((heuristics.evaluate(_apply(state, move), seat) + bonus, [move]))
         plans.sort(key=lambda plan: -plan[0])
         return plans
     others = _best_other(state, seat, left_after_turn(state))

@@ -49,8 +49,9 @@ View JSON (`ENGINE.view(state, seat)`; `seat` is null for a spectator)::
         "decorate": [{"kind": "stairs", "x": 2, "y": 1, "toward": "east",
                       "cells": [[2, 1], [3, 1]]}, ...],
         "set_symbol": [{"x": 3, "y": 1, "symbol": "T"}, ...],
-        "end_turn": [{"taken": "store"}, {"taken": "discard"}]
-      }
+        "end_turn": [{"taken": "store"}, {"taken": "discard"}],
+        "blocked": "pillars" | "room" | null  # why no tile of "tiles" can be built:
+      }                                   # it is unaffordable everywhere, or has no place
     }
 """
 
@@ -143,6 +144,7 @@ def _legal(s: State, seat: int | None) -> dict[str, Any]:
         "decorate": [],
         "set_symbol": [],
         "end_turn": [],
+        "blocked": None,
     }
     if seat is None or s.phase == OVER or seat != s.current:
         return legal
@@ -169,6 +171,10 @@ def _legal(s: State, seat: int | None) -> dict[str, Any]:
             }
             for option in rules.affordable_options(s)
         ]
+        if not legal["place"]:
+            # §2.4: either no place lets a tile stand at all, or the seat cannot pay for any
+            # (pillars, doubles to exchange, a belvedere for an open corner).
+            legal["blocked"] = "pillars" if placement.options(board) else "room"
     legal["decorate"] = [
         {
             "kind": kind,

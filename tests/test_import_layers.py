@@ -1,0 +1,93 @@
+"""No two of the project's modules import each other, directly or around a circle (issue 21,
+item 10): each module uses only what stands below it. Imports inside functions count too, since
+they only hide a circle until the function runs."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CODE_DIRS = ("accounts", "config", "games", "rulebooks")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_modules() -> dict[str, Path]:
+    return {
+        module_name(path): path
+        for folder in CODE_DIRS
+        for path in (ROOT / folder).rglob("*.py")
+        if "migrations" not in path.parts
+    }
+
+
+def imported_modules(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The project modules `path` imports. `from package import name` is an import of the
+    submodule when `name` is one, and of the package (its `__init__`) otherwise."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in modules)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                submodule = f"{node.module}.{alias.name}"
+                if submodule in modules:
+                    found.add(submodule)
+                elif node.module in modules:
+                    found.add(node.module)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = project_modules()
+    return {name: imported_modules(path, modules) for name, path in modules.items()}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One circle of imports as a list of modules (the first repeated at the end), or None."""
+    done: set[str] = set()
+    for start in sorted(graph):
+        if start in done:
+            continue
+        path = [start]
+        on_path = {start}
+        branches = [iter(sorted(graph[start]))]
+        while branches:
+            target = next(branches[-1], None)
+            if target is None:
+                finished = path.pop()
+                done.add(finished)
+                on_path.discard(finished)
+                branches.pop()
+            elif target in on_path:
+                return path[path.index(target) :] + [target]
+            elif target not in done:
+                path.append(target)
+                on_path.add(target)
+                branches.append(iter(sorted(graph[target])))
+    return None
+
+
+def test_the_cycle_finder_finds_a_circle_of_three() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert find_cycle(graph) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
+
+
+def test_the_import_graph_sees_imports_inside_functions(tmp_path: Path) -> None:
+    source = tmp_path / "late.py"
+    source.write_text(
+        "def f():\n    from games import services\n    from games.services import common\n"
+    )
+    modules = {"games.services": tmp_path, "games.services.common": tmp_path}
+    assert imported_modules(source, modules) == {"games.services", "games.services.common"}
+
+
+def test_no_module_imports_itself_around_a_circle() -> None:
+    assert find_cycle(import_graph()) is None
