@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
+from celery import current_app
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage
@@ -67,10 +68,10 @@ def hand_to_worker(notification_id: int) -> None:
 
 
 def publish(notification_id: int) -> None:
-    from accounts.tasks import send_notification_email
-
+    # By its registered name: the task calls this module, so this module does not import it.
+    task = current_app.signature("accounts.tasks.send_notification_email")
     try:
-        send_notification_email.apply_async(args=(notification_id,))
+        task.apply_async(args=(notification_id,))
     except Exception:
         logger.exception("Could not send the e-mail task of notification %s", notification_id)
 

@@ -9,6 +9,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from accounts import texts
+
 
 @cache
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -51,15 +53,7 @@ class Notification(models.Model):
     Stored, so nothing is lost when the member is offline; pushed live when they are online.
     """
 
-    class Kind(models.TextChoices):
-        JOINED = "joined", _("Someone joined your game")
-        YOUR_TURN = "your_turn", _("Your turn")
-        FINISHED = "finished", _("Game finished")
-        TAKEN_OVER = "taken_over", _("A bot took over your seat")
-        NIGHT_INVITED = "night_invited", _("Invited to a game night")
-        NIGHT_REMINDER = "night_reminder", _("A game night starts soon")
-        NIGHT_STARTED = "night_started", _("A game night has begun")
-        NIGHT_CANCELLED = "night_cancelled", _("A game night was cancelled")
+    Kind = texts.Kind
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -93,6 +87,4 @@ class Notification(models.Model):
     @property
     def text(self) -> str:
         """The notification in the active language."""
-        from accounts.texts import render
-
-        return render(self)
+        return texts.render(self)

@@ -12,12 +12,23 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from django.db import models
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from accounts.models import Notification
 
-Kind = Notification.Kind
+class Kind(models.TextChoices):
+    """What a notification tells (`Notification.Kind`); its words are written below."""
+
+    JOINED = "joined", gettext_lazy("Someone joined your game")
+    YOUR_TURN = "your_turn", gettext_lazy("Your turn")
+    FINISHED = "finished", gettext_lazy("Game finished")
+    TAKEN_OVER = "taken_over", gettext_lazy("A bot took over your seat")
+    NIGHT_INVITED = "night_invited", gettext_lazy("Invited to a game night")
+    NIGHT_REMINDER = "night_reminder", gettext_lazy("A game night starts soon")
+    NIGHT_STARTED = "night_started", gettext_lazy("A game night has begun")
+    NIGHT_CANCELLED = "night_cancelled", gettext_lazy("A game night was cancelled")
 
 
 def game_title(slug: str) -> str:
@@ -84,8 +95,8 @@ def render_kind(kind: str, params: dict[str, Any]) -> str | None:
         return None
 
 
-def render(note: Notification) -> str:
-    """The notification's text in the active language and time zone."""
+def render(note: Any) -> str:
+    """A `Notification`'s text in the active language and time zone."""
     if note.params:
         text = render_kind(note.kind, note.params)
         if text is not None:
