@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from accounts import views
+from games.views import members
 
 app_name = "accounts"
 
@@ -13,4 +14,5 @@ urlpatterns = [
     path("me/notifications/read/", views.notifications_read, name="notifications-read"),
     path("me/notifications/badge/", views.notifications_badge, name="notifications-badge"),
     path("language/", views.set_language, name="set-language"),
+    path("profile/<str:username>/", members.member, name="member"),
 ]

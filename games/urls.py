@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import history, lobby, play
+from games.views import history, lobby, members, play
 
 app_name = "games"
 
@@ -11,6 +11,7 @@ urlpatterns = [
     path("new/", lobby.create, name="create"),
     path("history/", history.history, name="history"),
     path("import/", history.import_game, name="import"),
+    path("standings/<slug:slug>/", members.leaderboard, name="leaderboard"),
     path("<int:game_id>/", play.play, name="play"),
     path("<int:game_id>/join/", lobby.join, name="join"),
     path("<int:game_id>/leave/", lobby.leave, name="leave"),
