@@ -5,11 +5,12 @@ from __future__ import annotations
 import multiprocessing
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+import django
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connections
 from django.utils import timezone
 from tqdm import tqdm
 
@@ -39,6 +40,16 @@ class Command(BaseCommand):
             "--jobs", type=int, default=2, help="processes that play the games (one per core)"
         )
 
+    def played_games(self, specs: list[seeding.GameSpec], jobs: int) -> Iterator[seeding.Played]:
+        """The games played in order, by `jobs` spawned processes (they need no database; a
+        fork would copy the locks of the parent's threads) or, with one job, right here."""
+        if jobs == 1:
+            yield from map(seeding.play_game, specs)
+            return
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(jobs, mp_context=context, initializer=django.setup) as pool:
+            yield from pool.map(seeding.play_game, specs, chunksize=4)
+
     def handle(self, *args: Any, **options: Any) -> None:
         games, members, jobs = options["games"], options["members"], options["jobs"]
         if games < 1 or members < 1 or jobs < 1:
@@ -51,24 +62,15 @@ class Command(BaseCommand):
         book = seeding.RatingBook.load()
         end = timezone.now()
         moves = 0
-        # Workers get no database: close the parent's connection before they are forked.
-        connections.close_all()
-        context = multiprocessing.get_context("fork")
-        with (
-            ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool,
-            tqdm(total=games, unit="game", desc="seed_club", file=sys.stderr) as bar,
-        ):
+        with tqdm(total=games, unit="game", desc="seed_club", file=sys.stderr) as bar:
             batch: list[seeding.Played] = []
-            for played in pool.map(seeding.play_game, specs, chunksize=4):
+            for played in self.played_games(specs, jobs):
                 batch.append(played)
                 moves += len(played.moves)
-                if len(batch) == BATCH:
+                if len(batch) == BATCH or played.spec is specs[-1]:
                     seeding.write(batch, club, book, games=games, end=end, days=options["days"])
                     bar.update(len(batch))
                     batch = []
-            if batch:
-                seeding.write(batch, club, book, games=games, end=end, days=options["days"])
-                bar.update(len(batch))
         seconds = time.perf_counter() - started
         self.stdout.write(
             self.style.SUCCESS(
