@@ -12,7 +12,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, F, Max, Q, QuerySet
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 
 from games import boards, catalog, ratings
 from games.models import Game, Rating, Result, Seat
@@ -141,20 +144,36 @@ def player_of_seat(seat: Seat) -> Player:
     return Player(None, level, str(BOT_LABELS.get(level, level)))
 
 
+def my_finished_game_ids(user: Any) -> QuerySet[Result]:
+    """The ids of the finished games the member has a result in, as a subquery."""
+    return Result.objects.filter(user=user, game__status=Game.Status.FINISHED).values("game_id")
+
+
+def members_by_id(ids: set[int]) -> dict[int, Any]:
+    users = get_user_model().objects.filter(pk__in=ids).only("username", "display_name")
+    return {u.pk: u for u in users}
+
+
 def opponents_of(user: Any) -> list[Player]:
     """Everyone the member has finished a game against, members by name, then bot levels."""
-    rows = (
-        Result.objects.filter(game__results__user=user, game__status=Game.Status.FINISHED)
+    pairs = set(
+        Result.objects.filter(game_id__in=my_finished_game_ids(user))
         .exclude(user=user)
-        .values_list("user_id", "user__username", "user__display_name", "bot_level")
+        .values_list("user_id", "bot_level")
+        .order_by()  # Result's default ordering would join the games into the DISTINCT
         .distinct()
     )
-    players = set()
-    for user_id, username, display_name, bot_level in rows:
-        if user_id is not None:
-            players.add(Player(user_id, "", display_name or username, username))
-        elif bot_level in BOT_LABELS:
-            players.add(Player(None, bot_level, str(BOT_LABELS[bot_level])))
+    members = members_by_id({uid for uid, _ in pairs if uid is not None})
+    players = {
+        Player(uid, "", members[uid].name, members[uid].username)
+        for uid, _ in pairs
+        if uid in members
+    }
+    players |= {
+        Player(None, level, str(BOT_LABELS[level]))
+        for uid, level in pairs
+        if uid is None and level in BOT_LABELS
+    }
     return sorted(players, key=lambda p: (p.is_bot, p.name.casefold(), p.key))
 
 
@@ -242,7 +261,8 @@ CHART_WIDTH, CHART_HEIGHT, CHART_LEFT, CHART_TOP, CHART_BOTTOM = 480, 180, 48, 1
 
 def rating_chart(points: list[dict[str, Any]]) -> dict[str, Any]:
     """A line through the ratings with a marked point per game; numbers are plain ints
-    (DESIGN: SVG numbers are never localized)."""
+    (DESIGN: SVG numbers are never localized). Each point's words are made here, once: a
+    chart has up to CHART_POINTS of them, and a template tag per point adds up."""
     values = [p["rating"] for p in points]
     low, high = min(values), max(values)
     if high - low < 20:  # a flat line sits in the middle of a 20-point band
@@ -254,7 +274,13 @@ def rating_chart(points: list[dict[str, Any]]) -> dict[str, Any]:
     for i, point in enumerate(points):
         x = CHART_LEFT + (round(i * step) if len(points) > 1 else inner_w // 2)
         y = CHART_TOP + round((high - point["rating"]) * inner_h / (high - low))
-        marks.append({**point, "x": x, "y": y, "number": i + 1})
+        day = formats.date_format(timezone.localtime(point["date"]), "SHORT_DATE_FORMAT")
+        label = _("Game #%(number)s, %(date)s: %(rating)s") % {
+            "number": point["game_id"],
+            "date": day,
+            "rating": point["rating"],
+        }
+        marks.append({**point, "x": x, "y": y, "day": day, "label": label})
     return {
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
@@ -292,35 +318,38 @@ def average_breakdown(user: Any, slug: str) -> tuple[list[dict[str, Any]], int]:
 
 def head_to_head(user: Any) -> list[dict[str, Any]]:
     """Against each member and bot level the member has finished games with: games together,
-    and how often the member finished ahead, behind, or level (the same rank). Two queries."""
+    and how often the member finished ahead, behind, or level (the same rank). Three queries."""
     my_rank = dict(
         Result.objects.filter(user=user, game__status=Game.Status.FINISHED)
         .values_list("game_id", "rank")
         .order_by()
     )
     rows = (
-        Result.objects.filter(game__results__user=user, game__status=Game.Status.FINISHED)
+        Result.objects.filter(game_id__in=my_finished_game_ids(user))
         .exclude(user=user)
-        .values_list(
-            "game_id", "user_id", "bot_level", "rank", "user__username", "user__display_name"
-        )
+        .values_list("game_id", "user_id", "bot_level", "rank")
         .order_by()
     )
-    tally: dict[Player, dict[str, int]] = defaultdict(
-        lambda: {"games": 0, "ahead": 0, "behind": 0, "level": 0}
-    )
-    for game_id, user_id, bot_level, rank, username, display_name in rows.iterator(2000):
-        if user_id is not None:
-            who = Player(user_id, "", display_name or username, username)
-        elif bot_level in BOT_LABELS:
-            who = Player(None, bot_level, str(BOT_LABELS[bot_level]))
-        else:
+    tally: dict[tuple[int | None, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for game_id, user_id, bot_level, rank in rows.iterator(2000):
+        if user_id is None and bot_level not in BOT_LABELS:
             continue  # an imported game's seat, or a seat that was never filled
         mine = my_rank[game_id]
-        entry = tally[who]
-        entry["games"] += 1
-        entry["ahead" if mine < rank else "behind" if mine > rank else "level"] += 1
-    table = [{"player": who, **counts} for who, counts in tally.items()]
+        entry = tally[(user_id, "" if user_id is not None else bot_level)]
+        entry[0] += 1
+        entry[1 if mine < rank else 2 if mine > rank else 3] += 1
+    members = members_by_id({uid for uid, _ in tally if uid is not None})
+    table = []
+    for (user_id, bot_level), (games, ahead, behind, level) in tally.items():
+        if user_id is None:
+            who = Player(None, bot_level, str(BOT_LABELS[bot_level]))
+        elif user_id in members:
+            who = Player(user_id, "", members[user_id].name, members[user_id].username)
+        else:
+            continue
+        table.append(
+            {"player": who, "games": games, "ahead": ahead, "behind": behind, "level": level}
+        )
     table.sort(key=lambda row: (-row["games"], row["player"].is_bot, row["player"].name.casefold()))
     return table
 
