@@ -318,38 +318,36 @@ def average_breakdown(user: Any, slug: str) -> tuple[list[dict[str, Any]], int]:
 
 def head_to_head(user: Any) -> list[dict[str, Any]]:
     """Against each member and bot level the member has finished games with: games together,
-    and how often the member finished ahead, behind, or level (the same rank). Three queries."""
-    my_rank = dict(
-        Result.objects.filter(user=user, game__status=Game.Status.FINISHED)
-        .values_list("game_id", "rank")
-        .order_by()
-    )
+    and how often the member finished ahead, behind, or level (the same rank).
+
+    Counted by the database in one grouped query: each row is another seat's result, joined
+    to the member's own result of the same game (`game__results`, reused by the annotations).
+    """
+    mine = "game__results__rank"
     rows = (
-        Result.objects.filter(game_id__in=my_finished_game_ids(user))
+        Result.objects.filter(game__results__user=user, game__status=Game.Status.FINISHED)
         .exclude(user=user)
-        .values_list("game_id", "user_id", "bot_level", "rank")
+        .values("user_id", "bot_level")
         .order_by()
-    )
-    tally: dict[tuple[int | None, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    for game_id, user_id, bot_level, rank in rows.iterator(2000):
-        if user_id is None and bot_level not in BOT_LABELS:
-            continue  # an imported game's seat, or a seat that was never filled
-        mine = my_rank[game_id]
-        entry = tally[(user_id, "" if user_id is not None else bot_level)]
-        entry[0] += 1
-        entry[1 if mine < rank else 2 if mine > rank else 3] += 1
-    members = members_by_id({uid for uid, _ in tally if uid is not None})
-    table = []
-    for (user_id, bot_level), (games, ahead, behind, level) in tally.items():
-        if user_id is None:
-            who = Player(None, bot_level, str(BOT_LABELS[bot_level]))
-        elif user_id in members:
-            who = Player(user_id, "", members[user_id].name, members[user_id].username)
-        else:
-            continue
-        table.append(
-            {"player": who, "games": games, "ahead": ahead, "behind": behind, "level": level}
+        .annotate(
+            games=Count("pk"),
+            ahead=Count("pk", filter=Q(**{f"{mine}__lt": F("rank")})),
+            behind=Count("pk", filter=Q(**{f"{mine}__gt": F("rank")})),
+            level=Count("pk", filter=Q(**{mine: F("rank")})),
         )
+    )
+    rows = list(rows)
+    members = members_by_id({row["user_id"] for row in rows if row["user_id"] is not None})
+    table = []
+    for row in rows:
+        user_id, bot_level = row.pop("user_id"), row.pop("bot_level")
+        if user_id is not None and user_id in members:
+            who = Player(user_id, "", members[user_id].name, members[user_id].username)
+        elif user_id is None and bot_level in BOT_LABELS:
+            who = Player(None, bot_level, str(BOT_LABELS[bot_level]))
+        else:
+            continue  # an imported game's seat, or a seat that was never filled
+        table.append({"player": who, **row})
     table.sort(key=lambda row: (-row["games"], row["player"].is_bot, row["player"].name.casefold()))
     return table
 
