@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from accounts import views
+from games.views import members
 
 app_name = "accounts"
 
@@ -14,4 +15,5 @@ urlpatterns = [
     path("me/notifications/badge/", views.notifications_badge, name="notifications-badge"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("language/", views.set_language, name="set-language"),
+    path("profile/<str:username>/", members.member, name="member"),
 ]

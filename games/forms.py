@@ -73,6 +73,13 @@ class CreateGameForm(forms.Form):
         ],
         initial="random",
     )
+    # A flag that is ticked to leave the game unrated: a form posted without it (an older
+    # page, a script) creates a rated game, as before the choice existed.
+    unrated = forms.BooleanField(
+        label=_("Unrated (a friendly or practice game)"),
+        help_text=_("The result is kept, but no rating changes."),
+        required=False,
+    )
     fill_after_minutes = forms.IntegerField(
         label=_("Minutes before a bot takes an open seat"),
         min_value=1,

@@ -48,12 +48,19 @@ class Game(models.Model):
     # Draw the first player when the game starts (the seats are rotated then, so the waiting
     # room lists them in the order the host gave).
     random_first = models.BooleanField(_("random first player"), default=False)
+    # The creator may mark a friendly or practice game unrated: its result is kept and
+    # counted in the statistics, but it never moves a rating.
+    rated = models.BooleanField(_("rated"), default=True)
 
     class Meta:
         ordering = ["-updated_at", "-pk"]
         verbose_name = _("game")
         verbose_name_plural = _("games")
-        indexes = [models.Index(fields=["status", "updated_at"])]
+        indexes = [
+            models.Index(fields=["status", "updated_at"]),
+            # The club's latest results, and each history page, newest first.
+            models.Index(fields=["status", "finished_at"], name="game_status_finished"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.engine_slug} #{self.pk}"
@@ -200,6 +207,11 @@ class Result(models.Model):
     class Meta:
         ordering = ["game", "rank", "seat"]
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="unique_result_seat")]
+        indexes = [
+            # A member's results (history, profile), and a bot level's (head-to-head).
+            models.Index(fields=["user", "game"], name="result_user_game"),
+            models.Index(fields=["bot_level", "game"], name="result_bot_game"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} seat {self.seat}: {self.score}"
@@ -227,6 +239,8 @@ class Rating(models.Model):
                 fields=["engine_slug", "user", "bot_level"], name="unique_rating"
             ),
         ]
+        # The leaderboard: one game's ratings with enough games played.
+        indexes = [models.Index(fields=["engine_slug", "games_played"], name="rating_board")]
 
     def __str__(self) -> str:
         who = self.user or self.bot_level

@@ -41,8 +41,8 @@ def rating_for(engine_slug: str, key: tuple[int | None, str]) -> Rating:
     return row
 
 
-def update_ratings(*, engine_slug: str, results: list[Result]) -> None:
-    """Rate one finished game; sets `rating_before`/`rating_after` on the results it rates."""
+def rated_keys(results: list[Result]) -> list[tuple[Result, tuple[int | None, str]]]:
+    """The results a game rates, each with its participant's key (none when fewer than two)."""
     keys = [_key(result) for result in results]
     counts = Counter(keys)
     rated = [
@@ -50,16 +50,28 @@ def update_ratings(*, engine_slug: str, results: list[Result]) -> None:
         for result, key in zip(results, keys, strict=True)
         if counts[key] == 1 and (key[0] is not None or key[1])
     ]
-    if len(rated) < 2:
+    return rated if len(rated) >= 2 else []
+
+
+def rate(before: list[tuple[float, float]], ranks: list[int]) -> list[tuple[float, float]]:
+    """New (mu, sigma) for each participant, given their (mu, sigma) before and their ranks."""
+    ratings = [MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in before]
+    after = MODEL.rate([[rating] for rating in ratings], ranks=ranks)
+    return [(new.mu, new.sigma) for [new] in after]
+
+
+def update_ratings(*, engine_slug: str, results: list[Result]) -> None:
+    """Rate one finished game; sets `rating_before`/`rating_after` on the results it rates."""
+    rated = rated_keys(results)
+    if not rated:
         return
     # Lock the rating rows in one fixed order, so two games finishing at once cannot deadlock.
     locked = {key: rating_for(engine_slug, key) for key in sorted((k for _, k in rated), key=str)}
     rows = [locked[key] for _, key in rated]
-    before = [MODEL.rating(mu=row.mu, sigma=row.sigma) for row in rows]
-    after = MODEL.rate([[rating] for rating in before], ranks=[r.rank for r, _ in rated])
-    for (result, _), row, [new] in zip(rated, rows, after, strict=True):
+    after = rate([(row.mu, row.sigma) for row in rows], [r.rank for r, _ in rated])
+    for (result, _), row, (mu, sigma) in zip(rated, rows, after, strict=True):
         result.rating_before = row.ordinal
-        row.mu, row.sigma = new.mu, new.sigma
+        row.mu, row.sigma = mu, sigma
         row.games_played += 1
         row.save(update_fields=["mu", "sigma", "games_played"])
         result.rating_after = row.ordinal

@@ -35,19 +35,20 @@ def _with_seats(queryset: Any) -> Any:
     )
 
 
-def games_for_user(user: Any) -> list[Game]:
+def games_for_user(user: Any, *, active_only: bool = False) -> list[Game]:
     """The member's games, each with `my_seat`, `to_move_seats` and `my_turn` set.
 
     The games they sit in, and the games they imported (whose seats carry only the names
     recorded in the file, so `my_seat` is None there). Games where it is the member's turn
-    come first, then running, waiting and finished ones, each newest first.
+    come first, then running, waiting and finished ones, each newest first. With
+    `active_only`, only the running and waiting games (a page that lists finished games
+    reads them a page at a time: games.stats).
     """
     mine = Q(seats__user=user) | Q(imported=True, created_by=user)
-    games = list(
-        _with_seats(Game.objects.filter(mine).exclude(status=Game.Status.ABANDONED))
-        .distinct()
-        .order_by("-updated_at", "-pk")
-    )
+    games = Game.objects.filter(mine).exclude(status=Game.Status.ABANDONED)
+    if active_only:
+        games = games.filter(status__in=(Game.Status.OPEN, Game.Status.RUNNING))
+    games = list(_with_seats(games).distinct().order_by("-updated_at", "-pk"))
     for game in games:
         game.my_seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)  # type: ignore[attr-defined]
         game.to_move_seats = seats_to_move(game)  # type: ignore[attr-defined]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import history, lobby, nights, play
+from games.views import history, lobby, members, nights, play
 
 app_name = "games"
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("nights/<int:night_id>/leave/", nights.leave, name="night-leave"),
     path("nights/<int:night_id>/cancel/", nights.cancel, name="night-cancel"),
     path("nights/<int:night_id>/calendar.ics", nights.calendar, name="night-calendar"),
+    path("standings/<slug:slug>/", members.leaderboard, name="leaderboard"),
     path("<int:game_id>/", play.play, name="play"),
     path("<int:game_id>/join/", lobby.join, name="join"),
     path("<int:game_id>/leave/", lobby.leave, name="leave"),

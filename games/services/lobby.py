@@ -34,6 +34,7 @@ def create_game(
     created_by: User | None,
     seed: int | None = None,
     random_first: bool = False,
+    rated: bool = True,
 ) -> Game:
     """Create a game with its seats; it starts at once when no seat is open.
 
@@ -47,7 +48,8 @@ def create_game(
     "fill_bot_level": ..., "fill_after_minutes": int | None}`: "me" is `created_by`, a bot
     needs `bot_level`; an "open" seat is the club's (any member may take it), an "invite" seat
     only the holder of its invitation link. An open seat of either kind may name a bot to
-    fill it if nobody joins within `fill_after_minutes`.
+    fill it if nobody joins within `fill_after_minutes`. An unrated game (`rated=False`, a
+    friendly or practice game) keeps its results but moves nobody's rating.
     """
     engine = engine_for(engine_slug)
     if type(players) is not int or not engine.min_players <= players <= engine.max_players:
@@ -80,6 +82,7 @@ def create_game(
         players=players,
         created_by=created_by,
         random_first=random_first,
+        rated=bool(rated),
     )
     now = timezone.now()
     for position, spec in enumerate(seats):

@@ -68,7 +68,7 @@ def finish_game(*, game_id: int) -> list[Result]:
         for position, seat in sorted(seats.items())
     ]
     Result.objects.bulk_create(results)
-    if not game.imported:
+    if game.rated and not game.imported:
         ratings.update_ratings(engine_slug=game.engine_slug, results=results)
     notices.tell_finished(game)
     # Pages re-render with the final table once results exist; the club page's lists too.

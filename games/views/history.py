@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import messages as game_messages
-from games import rendering, selectors, services
+from games import rendering, selectors, services, stats
 from games.engines.base import IllegalMove
 from games.forms import ImportGameForm
 from games.models import Game
@@ -21,15 +23,36 @@ from games.views.common import get_game, int_param
 @require_GET
 @login_required
 def history(request: HttpRequest) -> HttpResponse:
-    games = selectors.games_for_user(request.user)
+    """My running games, and my finished games with their results, filtered and paginated."""
+    chosen = {
+        "game": request.GET.get("game", ""),
+        "result": request.GET.get("result", ""),
+        "opponent": request.GET.get("opponent", ""),
+    }
+    games = stats.finished_games(
+        request.user,
+        engine_slug=chosen["game"],
+        outcome=chosen["result"],
+        opponent=chosen["opponent"],
+    )
+    # An out-of-range or malformed page number shows the last or first page, never an error.
+    page = Paginator(games, stats.HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = urlencode({k: v for k, v in chosen.items() if v})
     return render(
         request,
         "games/history.html",
         {
-            "running": [g for g in games if g.status in (Game.Status.OPEN, Game.Status.RUNNING)],
-            "finished": [
-                g for g in games if g.status not in (Game.Status.OPEN, Game.Status.RUNNING)
-            ],
+            "running": selectors.games_for_user(request.user, active_only=True),
+            "page": page,
+            "rows": stats.history_rows(request.user, list(page.object_list)),
+            "chosen": chosen,
+            "query": f"&{query}" if query else "",
+            "filtered": any(chosen.values()),
+            "game_choices": list(stats.game_titles().items()),
+            "opponents": stats.opponents_of(request.user),
+            "imported": Game.objects.filter(imported=True, created_by=request.user).order_by(
+                "-created_at", "-pk"
+            )[: stats.HISTORY_PAGE_SIZE],
             "import_form": ImportGameForm(),
         },
     )

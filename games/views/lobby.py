@@ -50,6 +50,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 seats=form.cleaned_data["seats"],
                 created_by=request.user,
                 random_first=form.cleaned_data["random_first"],
+                rated=not form.cleaned_data["unrated"],
             )
         except services.GameError as exc:
             form.add_error(None, game_messages.describe(exc))

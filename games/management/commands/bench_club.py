@@ -1,0 +1,101 @@
+"""Time the club's pages on the data in the database: `manage.py bench_club`.
+
+Each page is asked for `--requests` times (after one request that warms the caches) through
+Django's test client in this process, so the figures are the server's own time for the page,
+with no network or browser. Run `seed_club` first (or give `--seed-games`).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from typing import Any
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+from django.db.models import Count
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games import stats
+from games.models import Game
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile: the smallest value with `share` of the values at or below."""
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * share // 1))
+    return ordered[int(rank) - 1]
+
+
+class Command(BaseCommand):
+    help = "Median and p95 times of the history, a busy member's profile, each leaderboard and /."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--requests", type=int, default=50, help="requests per page")
+        parser.add_argument("--member", default="", help="whose pages (default: the busiest)")
+        parser.add_argument(
+            "--seed-games", type=int, default=0, help="run seed_club with this many games first"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["requests"] < 1:
+            raise CommandError("--requests must be at least 1.")
+        self.stdout.write(f"load average at the start: {self.load()}")
+        if options["seed_games"]:
+            started = time.perf_counter()
+            call_command("seed_club", games=options["seed_games"])
+            self.stdout.write(f"seed_club: {time.perf_counter() - started:.0f} s")
+        member = self.member(options["member"])
+        games = Game.objects.filter(status=Game.Status.FINISHED).count()
+        played = member.results.count()
+        self.stdout.write(f"{games} finished games; {member.username} has played {played}.")
+        client = Client(HTTP_HOST="127.0.0.1")
+        client.force_login(member)
+        pages = [
+            ("history", reverse("games:history")),
+            ("profile", reverse("accounts:member", args=[member.username])),
+            *[
+                (f"leaderboard {slug}", reverse("games:leaderboard", args=[slug]))
+                for slug in stats.game_titles()
+            ],
+            ("club page /", "/"),
+        ]
+        self.stdout.write(f"{'page':<28} {'median':>9} {'p95':>9} {'queries':>8}")
+        for name, url in pages:
+            self.bench(client, name, url, options["requests"])
+        self.stdout.write(f"load average at the end: {self.load()}")
+
+    def member(self, username: str) -> User:
+        if username:
+            try:
+                return User.objects.get(username=username)
+            except User.DoesNotExist:
+                raise CommandError(f"No member {username!r}.") from None
+        busiest = User.objects.annotate(played=Count("results")).order_by("-played", "pk").first()
+        if busiest is None:
+            raise CommandError("No members: run seed_club first.")
+        return busiest
+
+    def bench(self, client: Client, name: str, url: str, requests: int) -> None:
+        response = client.get(url)  # warms the templates and the database's caches
+        if response.status_code != 200:
+            raise CommandError(f"{url} answered {response.status_code}.")
+        queries = []
+        # Counted by a wrapper: the query log is emptied when each request starts.
+        with connection.execute_wrapper(lambda execute, *a: queries.append(1) or execute(*a)):
+            client.get(url)
+        times = []
+        for _ in range(requests):
+            started = time.perf_counter()
+            client.get(url)
+            times.append((time.perf_counter() - started) * 1000)
+        median, p95 = statistics.median(times), percentile(times, 0.95)
+        self.stdout.write(f"{name:<28} {median:>6.1f} ms {p95:>6.1f} ms {len(queries):>8}")
+
+    @staticmethod
+    def load() -> str:
+        return " ".join(f"{value:.2f}" for value in os.getloadavg())

@@ -1,0 +1,79 @@
+"""Fill the club with members and finished games: `manage.py seed_club --games 10000`."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import django
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+from tqdm import tqdm
+
+from games import seeding
+
+BATCH = 100
+
+
+class Command(BaseCommand):
+    help = (
+        "Create members and finished games of every game, played by the random and greedy "
+        "bots and stored with their move logs, results and ratings (games/seeding.py)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--games", type=int, default=1000, help="finished games to add")
+        parser.add_argument("--members", type=int, default=150, help="members (member001...)")
+        parser.add_argument("--seed", type=int, default=1, help="makes the club reproducible")
+        parser.add_argument(
+            "--bot-share",
+            type=float,
+            default=0.01,
+            help="share of seats given to the normal bot (the greedy bot plays them)",
+        )
+        parser.add_argument("--days", type=int, default=365, help="games finish over these days")
+        parser.add_argument(
+            "--jobs", type=int, default=2, help="processes that play the games (one per core)"
+        )
+
+    def played_games(self, specs: list[seeding.GameSpec], jobs: int) -> Iterator[seeding.Played]:
+        """The games played in order, by `jobs` spawned processes (they need no database; a
+        fork would copy the locks of the parent's threads) or, with one job, right here."""
+        if jobs == 1:
+            yield from map(seeding.play_game, specs)
+            return
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(jobs, mp_context=context, initializer=django.setup) as pool:
+            yield from pool.map(seeding.play_game, specs, chunksize=4)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        games, members, jobs = options["games"], options["members"], options["jobs"]
+        if games < 1 or members < 1 or jobs < 1:
+            raise CommandError("--games, --members and --jobs must be at least 1.")
+        if not 0 <= options["bot_share"] < 1:
+            raise CommandError("--bot-share is a share of the seats, from 0 to below 1.")
+        started = time.perf_counter()
+        club = seeding.ensure_members(members)
+        specs = seeding.plan(games, members, seed=options["seed"], bot_share=options["bot_share"])
+        book = seeding.RatingBook.load()
+        end = timezone.now()
+        moves = 0
+        with tqdm(total=games, unit="game", desc="seed_club", file=sys.stderr) as bar:
+            batch: list[seeding.Played] = []
+            for played in self.played_games(specs, jobs):
+                batch.append(played)
+                moves += len(played.moves)
+                if len(batch) == BATCH or played.spec is specs[-1]:
+                    seeding.write(batch, club, book, games=games, end=end, days=options["days"])
+                    bar.update(len(batch))
+                    batch = []
+        seconds = time.perf_counter() - started
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"{games} games ({moves} moves) for {members} members in {seconds:.0f} s."
+            )
+        )

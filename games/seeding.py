@@ -1,0 +1,308 @@
+"""A club's worth of finished games, for trying the pages and measuring them (seed_club).
+
+Every game is a real game: the engine deals it from its seed, each move is chosen by the
+random bot (the members' seats) or the greedy bot (the "normal" bot seats) and checked by
+the engine, and it is stored as the one move path stores it: the move log with each move's
+summary from the public views before and after (`games.boards.summarize`, as in
+`services.moves.record_move`), the final state, the results ranked by `final_ranks`, and
+the ratings updated game by game in the order the games finished (`games.ratings.rate`).
+Only the writing differs: rows go to the database in bulk, many games per transaction, so
+`audit_games` accepts every game.
+
+Games are played in worker processes (`play_game` needs no database); the parent writes them
+in the order they were planned, so ratings follow the finishing dates.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.hashers import make_password
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import User
+from games import boards, bots, engines, ratings
+from games.models import Game, Move, Rating, Result, Seat
+from games.services.results import final_ranks
+
+MEMBER_PREFIX = "member"
+BOT_LEVEL = "normal"  # the level the greedy bot plays on the site (games/bots: normal)
+# A player drawn for a seat is a member this often (the rest are normal bots), and a game is
+# marked unrated (a friendly game) this often.
+UNRATED_SHARE = 0.03
+MAX_MOVES = 5_000
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game to play: who sits where (a member's index, or None for a bot seat)."""
+
+    number: int
+    slug: str
+    seed: int
+    members: tuple[int | None, ...]
+    rated: bool
+
+
+@dataclass
+class Played:
+    spec: GameSpec
+    moves: list[tuple[int, dict, dict, bool]]  # (seat, move, summary, by_bot)
+    state: dict
+    totals: list[int]
+    breakdown: list[dict]
+    ranks: dict[int, int]
+
+
+@dataclass
+class RatingBook:
+    """Every participant's (mu, sigma, games played) while games are written, in memory."""
+
+    slug_rows: dict[tuple[str, int | None, str], Rating] = field(default_factory=dict)
+    changed: set[tuple[str, int | None, str]] = field(default_factory=set)
+
+    @classmethod
+    def load(cls) -> RatingBook:
+        book = cls()
+        for row in Rating.objects.order_by("-pk"):  # the oldest duplicate wins (ratings.py)
+            book.slug_rows[(row.engine_slug, row.user_id, row.bot_level)] = row
+        return book
+
+    def rate(self, slug: str, results: list[Result]) -> None:
+        rated = ratings.rated_keys(results)
+        if not rated:
+            return
+        rows = []
+        for _, (user_id, bot_level) in rated:
+            key = (slug, user_id, bot_level)
+            if key not in self.slug_rows:
+                self.slug_rows[key] = Rating(
+                    engine_slug=slug,
+                    user_id=user_id,
+                    bot_level=bot_level,
+                    mu=ratings.MODEL.mu,
+                    sigma=ratings.MODEL.sigma,
+                )
+            rows.append(self.slug_rows[key])
+            self.changed.add(key)
+        after = ratings.rate([(row.mu, row.sigma) for row in rows], [r.rank for r, _ in rated])
+        for (result, _), row, (mu, sigma) in zip(rated, rows, after, strict=True):
+            result.rating_before = row.ordinal
+            row.mu, row.sigma = mu, sigma
+            row.games_played += 1
+            result.rating_after = row.ordinal
+
+    def save(self) -> None:
+        """Write the ratings the games since the last save changed."""
+        rows = [self.slug_rows[key] for key in self.changed]
+        self.changed.clear()
+        Rating.objects.bulk_update(
+            [r for r in rows if r.pk], ["mu", "sigma", "games_played"], batch_size=500
+        )
+        Rating.objects.bulk_create([r for r in rows if not r.pk], batch_size=500)
+
+
+def ensure_members(count: int) -> list[User]:
+    """`count` members named member001, member002...; the ones already there are kept.
+    They share one password hash (hashing is slow on purpose) and a confirmed address."""
+    from allauth.account.models import EmailAddress
+
+    names = [f"{MEMBER_PREFIX}{n:03d}" for n in range(1, count + 1)]
+    existing = {u.username: u for u in User.objects.filter(username__in=names)}
+    password = make_password(None)  # unusable: a seeded member signs in only by a reset
+    new = [
+        User(
+            username=name,
+            email=f"{name}@example.com",
+            display_name=f"Member {name.removeprefix(MEMBER_PREFIX)}",
+            password=password,
+        )
+        for name in names
+        if name not in existing
+    ]
+    User.objects.bulk_create(new, batch_size=500)
+    users = {u.username: u for u in User.objects.filter(username__in=names)}
+    EmailAddress.objects.bulk_create(
+        [
+            EmailAddress(user=users[u.username], email=u.email, verified=True, primary=True)
+            for u in new
+        ],
+        batch_size=500,
+    )
+    return [users[name] for name in names]
+
+
+def plan(games: int, members: int, *, seed: int, bot_share: float) -> list[GameSpec]:
+    """Which game each is and who sits where. Members are drawn with weights 1/(k + 2), so a
+    few members play many games (the "busy member" of the benchmark) and most play some."""
+    rng = random.Random(seed)
+    slugs = [engine.slug for engine in engines.all()]
+    weights = [1 / (k + 2) for k in range(members)]
+    specs = []
+    for number in range(games):
+        slug = slugs[number % len(slugs)]
+        engine = engines.get(slug)
+        players = rng.randint(engine.min_players, engine.max_players)
+        seats: list[int | None] = []
+        for _ in range(players):
+            taken = {s for s in seats if s is not None}
+            if rng.random() < bot_share or len(taken) >= members:
+                seats.append(None)
+                continue
+            while (pick := rng.choices(range(members), weights)[0]) in taken:
+                pass
+            seats.append(pick)
+        if all(s is None for s in seats):  # a club game has at least one member at the table
+            seats[0] = rng.choices(range(members), weights)[0]
+        specs.append(
+            GameSpec(
+                number=number,
+                slug=slug,
+                seed=rng.getrandbits(62),
+                members=tuple(seats),
+                rated=rng.random() >= UNRATED_SHARE,
+            )
+        )
+    return specs
+
+
+def play_game(spec: GameSpec) -> Played:
+    """Play the game to its end (no database). The random bot picks uniformly among the legal
+    moves (as games/bots/random_bot.py does; legal moves never depend on what a seat cannot
+    see, so the true state gives the same list as its determinization); a bot seat moves as
+    the greedy bot, from its own view."""
+    engine = engines.get(spec.slug)
+    players = len(spec.members)
+    state = engine.new_game(players, spec.seed, {})
+    rng = random.Random(spec.seed)
+    before = engine.view(state, None)
+    moves = []
+    for number in range(MAX_MOVES):
+        if engine.is_over(state):
+            break
+        seat = rng.choice(engine.to_move(state))
+        by_bot = spec.members[seat] is None
+        if by_bot:
+            move = bots.choose_move(
+                engine, engine.view(state, seat), seat, BOT_LEVEL, seed=spec.seed + number
+            )
+        else:
+            move = dict(rng.choice(engine.legal_moves(state, seat)))
+        state = engine.apply_move(state, seat, move)
+        after = engine.view(state, None)
+        moves.append((seat, move, boards.summarize(spec.slug, before, seat, move, after), by_bot))
+        before = after
+    else:
+        raise RuntimeError(f"{spec.slug} seed {spec.seed} did not end in {MAX_MOVES} moves")
+    scores = engine.scores(state)
+    return Played(
+        spec=spec,
+        moves=moves,
+        state=engine.dump(state),
+        totals=[int(t) for t in scores["totals"]],
+        breakdown=[dict(b) for b in scores["breakdown"]],
+        ranks=final_ranks(scores, set()),
+    )
+
+
+MOVE_COLUMNS = ("game_id", "number", "seat", "payload", "summary", "by_bot", "created_at")
+
+
+def insert_moves(rows: list[tuple[Any, ...]], now: datetime) -> None:
+    """The move log in bulk, bypassing the ORM's per-object work (a club's log is about a
+    million rows): PostgreSQL's COPY, or one prepared INSERT run for every row elsewhere."""
+    table = Move._meta.db_table
+    columns = ", ".join(MOVE_COLUMNS)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row((*row, now))
+        else:
+            marks = ", ".join(["%s"] * len(MOVE_COLUMNS))
+            cursor.executemany(
+                f"INSERT INTO {table} ({columns}) VALUES ({marks})",
+                [(*row, connection.ops.adapt_datetimefield_value(now)) for row in rows],
+            )
+
+
+def finishing_time(number: int, games: int, *, end: datetime, days: int) -> datetime:
+    """Games finish evenly over the last `days` days up to `end`, in the order planned."""
+    return end - timedelta(days=days) * (1 - (number + 1) / games)
+
+
+@transaction.atomic
+def write(
+    batch: list[Played],
+    members: list[User],
+    book: RatingBook,
+    *,
+    games: int,
+    end: datetime,
+    days: int,
+) -> None:
+    """Store a batch of played games: games, seats, the move log, results and ratings."""
+    now = timezone.now()
+    rows = []
+    for played in batch:
+        spec = played.spec
+        finished = finishing_time(spec.number, games, end=end, days=days)
+        rows.append(
+            Game(
+                engine_slug=spec.slug,
+                options={},
+                seed=spec.seed,
+                players=len(spec.members),
+                status=Game.Status.FINISHED,
+                created_by=members[next(m for m in spec.members if m is not None)],
+                started_at=finished - timedelta(minutes=20 + len(played.moves) // 4),
+                finished_at=finished,
+                state=played.state,
+                version=len(played.moves),
+                rated=spec.rated,
+            )
+        )
+    Game.objects.bulk_create(rows)
+    # created_at and updated_at are stamped "now" by bulk_create; the game happened earlier.
+    Game.objects.filter(pk__in=[g.pk for g in rows]).update(
+        created_at=F("started_at"), updated_at=F("finished_at")
+    )
+    seats, moves, results = [], [], []
+    for game, played in zip(rows, batch, strict=True):
+        for position, member in enumerate(played.spec.members):
+            user = members[member] if member is not None else None
+            seats.append(
+                Seat(
+                    game=game,
+                    position=position,
+                    user=user,
+                    bot_level="" if user else BOT_LEVEL,
+                )
+            )
+        for number, (seat, move, summary, by_bot) in enumerate(played.moves):
+            moves.append((game.pk, number, seat, json.dumps(move), json.dumps(summary), by_bot))
+        table = [
+            Result(
+                game=game,
+                seat=position,
+                user=members[member] if member is not None else None,
+                bot_level="" if member is not None else BOT_LEVEL,
+                score=played.totals[position],
+                breakdown=played.breakdown[position],
+                rank=played.ranks[position],
+            )
+            for position, member in enumerate(played.spec.members)
+        ]
+        if game.rated:
+            book.rate(game.engine_slug, table)
+        results.extend(table)
+    Seat.objects.bulk_create(seats, batch_size=2000)
+    insert_moves(moves, now)
+    Result.objects.bulk_create(results, batch_size=2000)
+    book.save()  # in the same transaction as the results that moved them

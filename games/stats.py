@@ -1,0 +1,392 @@
+"""What the stored results say: a member's history, profile and head-to-head, and the standings.
+
+Read-only, from `Result` and `Rating` rows. Each function runs a fixed number of queries,
+however many games the club has played (tests/games/test_stats_queries.py), and the rows it
+reads for one page are bounded: the history reads one page, a chart its last points, a
+breakdown its last games.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Avg, Count, F, Max, Q, QuerySet
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from games import boards, catalog, ratings
+from games.models import Game, Rating, Result, Seat
+from games.rendering import BOT_LABELS
+
+# A leaderboard lists a member or bot level after this many rated games of that game.
+MIN_RATED_GAMES = 5
+# The rating chart shows the last this many rated games; the breakdown averages the last
+# this many games (issue 19: "over their last 20 games").
+CHART_POINTS = 50
+BREAKDOWN_GAMES = 20
+HISTORY_PAGE_SIZE = 20
+OUTCOMES = ("won", "lost")
+
+
+@dataclass(frozen=True)
+class Player:
+    """A participant as the statistics see one: a member, or a bot level."""
+
+    user_id: int | None
+    bot_level: str
+    name: str
+    username: str = ""
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def key(self) -> str:
+        """The history's opponent filter value: "u:<username>" or "b:<level>"."""
+        return f"u:{self.username}" if self.user_id is not None else f"b:{self.bot_level}"
+
+
+def player_of(result: Result) -> Player:
+    if result.user_id is not None:
+        user = result.user
+        return Player(result.user_id, "", user.name if user else "", user.username if user else "")
+    return Player(None, result.bot_level, str(BOT_LABELS.get(result.bot_level, result.bot_level)))
+
+
+def game_titles() -> dict[str, str]:
+    """Slug -> title in the reader's language, for every game the site can play."""
+    return {info.slug: info.title for info in catalog.games() if info.playable}
+
+
+def category_label(slug: str, key: str) -> str:
+    module = boards.get(slug)
+    label = getattr(module, "CATEGORIES", {}).get(key, (None, ""))[0]
+    return str(label) if label is not None else key.replace("_", " ").capitalize()
+
+
+# --- history ----------------------------------------------------------------------------------
+
+
+def finished_games(
+    user: Any, *, engine_slug: str = "", outcome: str = "", opponent: str = ""
+) -> QuerySet[Game]:
+    """The finished games the member sat in, newest first, narrowed by the history's filters:
+    a game, "won" (rank 1, shared victories included) or "lost", and an opponent key
+    (`Player.key`). Unknown filter values narrow nothing.
+
+    Read from the seats, so a game whose results are not stored yet (its end-of-game task
+    still to run) is listed too; only the result filters need the results.
+    """
+    games = Game.objects.filter(seats__user=user, status=Game.Status.FINISHED)
+    if engine_slug in game_titles():
+        games = games.filter(engine_slug=engine_slug)
+    # Each filter() call joins the related rows afresh: "my result won" and "an opponent's
+    # seat" are conditions on different rows.
+    if outcome == "won":
+        games = games.filter(results__user=user, results__rank=1)
+    elif outcome == "lost":
+        games = games.filter(results__user=user, results__rank__gt=1)
+    kind, _, value = opponent.partition(":")
+    if kind == "u" and value:
+        games = games.filter(seats__user__username=value)
+    elif kind == "b" and value in BOT_LABELS:
+        games = games.filter(seats__bot_level=value, seats__user__isnull=True)
+    # A page never draws the board: the cached state is the largest column by far.
+    return games.defer("state").order_by("-finished_at", "-pk")
+
+
+def history_rows(user: Any, games: list[Game]) -> list[dict[str, Any]]:
+    """One row per game of a history page: the game, its date, the opponents, my rank and
+    score, the winners, and whether it was rated (with my rating change). Two queries."""
+    ids = [game.pk for game in games]
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seat in Seat.objects.filter(game_id__in=ids).select_related("user").order_by("position"):
+        seats[seat.game_id].append(seat)
+    results: dict[int, list[Result]] = defaultdict(list)
+    for result in Result.objects.filter(game_id__in=ids).select_related("user").order_by("seat"):
+        results[result.game_id].append(result)
+    titles = game_titles()
+    rows = []
+    for game in games:
+        mine = next((s for s in seats[game.pk] if s.user_id == user.pk), None)
+        table = results[game.pk]
+        my_result = next((r for r in table if mine and r.seat == mine.position), None)
+        change = None
+        if my_result is not None and my_result.rating_after is not None:
+            before = ratings.display(my_result.rating_before or 0.0)
+            change = ratings.display(my_result.rating_after) - before
+        rows.append(
+            {
+                "game": game,
+                "title": titles.get(game.engine_slug, game.engine_slug),
+                "date": game.finished_at,
+                "opponents": [player_of_seat(s) for s in seats[game.pk] if s is not mine],
+                "winners": [player_of(r) for r in table if r.rank == 1],
+                "rank": my_result.rank if my_result else None,
+                "players": game.players,
+                "score": my_result.score if my_result else None,
+                "won": my_result is not None and my_result.rank == 1,
+                "rated": game.rated and not game.imported,
+                "rating_change": change,
+            }
+        )
+    return rows
+
+
+def player_of_seat(seat: Seat) -> Player:
+    if seat.user_id is not None:
+        return Player(seat.user_id, "", seat.user.name, seat.user.username)
+    level = seat.bot_level
+    return Player(None, level, str(BOT_LABELS.get(level, level)))
+
+
+def my_finished_game_ids(user: Any) -> QuerySet[Result]:
+    """The ids of the finished games the member has a result in, as a subquery."""
+    return Result.objects.filter(user=user, game__status=Game.Status.FINISHED).values("game_id")
+
+
+def members_by_id(ids: set[int]) -> dict[int, Any]:
+    users = get_user_model().objects.filter(pk__in=ids).only("username", "display_name")
+    return {u.pk: u for u in users}
+
+
+def opponents_of(user: Any) -> list[Player]:
+    """Everyone the member has finished a game against, members by name, then bot levels."""
+    pairs = set(
+        Result.objects.filter(game_id__in=my_finished_game_ids(user))
+        .exclude(user=user)
+        .values_list("user_id", "bot_level")
+        .order_by()  # Result's default ordering would join the games into the DISTINCT
+        .distinct()
+    )
+    members = members_by_id({uid for uid, _ in pairs if uid is not None})
+    players = {
+        Player(uid, "", members[uid].name, members[uid].username)
+        for uid, _ in pairs
+        if uid in members
+    }
+    players |= {
+        Player(None, level, str(BOT_LABELS[level]))
+        for uid, level in pairs
+        if uid is None and level in BOT_LABELS
+    }
+    return sorted(players, key=lambda p: (p.is_bot, p.name.casefold(), p.key))
+
+
+# --- profile ----------------------------------------------------------------------------------
+
+
+@dataclass
+class GameStats:
+    slug: str
+    title: str
+    played: int
+    wins: int
+    average: float
+    best: int
+    rating: int | None = None
+    rated_games: int = 0
+    ranked: bool = False
+    chart: dict[str, Any] | None = None
+    breakdown: list[dict[str, Any]] = field(default_factory=list)
+    breakdown_games: int = 0
+
+
+def profile_stats(user: Any) -> list[GameStats]:
+    """Per game the member has finished: games played, wins, average and best score, the
+    current rating with its chart, and the average breakdown over the last games."""
+    titles = game_titles()
+    totals = (
+        Result.objects.filter(user=user, game__status=Game.Status.FINISHED)
+        .values("game__engine_slug")
+        .annotate(
+            played=Count("pk"),
+            wins=Count("pk", filter=Q(rank=1)),
+            average=Avg("score"),
+            best=Max("score"),
+        )
+    )
+    stats = {
+        row["game__engine_slug"]: GameStats(
+            slug=row["game__engine_slug"],
+            title=titles[row["game__engine_slug"]],
+            played=row["played"],
+            wins=row["wins"],
+            average=round(float(row["average"]), 1),
+            best=row["best"],
+        )
+        for row in totals
+        if row["game__engine_slug"] in titles
+    }
+    for rating in Rating.objects.filter(user=user, engine_slug__in=list(stats)):
+        entry = stats[rating.engine_slug]
+        entry.rating = ratings.display(rating.ordinal)
+        entry.rated_games = rating.games_played
+        entry.ranked = rating.games_played >= MIN_RATED_GAMES
+    for slug, points in rating_points(user, list(stats)).items():
+        stats[slug].chart = rating_chart(points)
+    for entry in stats.values():
+        entry.breakdown, entry.breakdown_games = average_breakdown(user, entry.slug)
+    order = list(titles)
+    return sorted(stats.values(), key=lambda s: order.index(s.slug))
+
+
+def rating_points(user: Any, slugs: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """The member's rating after each of their last rated games, oldest first, per game."""
+    rows = (
+        Result.objects.filter(user=user, rating_after__isnull=False, game__engine_slug__in=slugs)
+        .order_by("-game__finished_at", "-game_id")
+        .values_list("game__engine_slug", "game_id", "game__finished_at", "rating_after")
+    )
+    points: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    # Read newest first until every game has its points; a game of which the member has
+    # played only a few lets the query run to the end of their rated games.
+    for slug, game_id, finished_at, after in rows.iterator(chunk_size=500):
+        if len(points[slug]) < CHART_POINTS:
+            points[slug].append(
+                {"game_id": game_id, "date": finished_at, "rating": ratings.display(after)}
+            )
+        elif all(len(points[s]) >= CHART_POINTS for s in slugs):
+            break
+    return {slug: list(reversed(found)) for slug, found in points.items() if found}
+
+
+# The chart's drawing area in SVG units; the picture scales to its box.
+CHART_WIDTH, CHART_HEIGHT, CHART_LEFT, CHART_TOP, CHART_BOTTOM = 480, 180, 48, 12, 24
+
+
+def rating_chart(points: list[dict[str, Any]]) -> dict[str, Any]:
+    """A line through the ratings with a marked point per game; numbers are plain ints
+    (DESIGN: SVG numbers are never localized). Each point's words are made here, once: a
+    chart has up to CHART_POINTS of them, and a template tag per point adds up."""
+    values = [p["rating"] for p in points]
+    low, high = min(values), max(values)
+    if high - low < 20:  # a flat line sits in the middle of a 20-point band
+        low, high = low - 10, high + 10
+    inner_w = CHART_WIDTH - CHART_LEFT - 8
+    inner_h = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
+    step = inner_w / max(len(points) - 1, 1)
+    marks = []
+    for i, point in enumerate(points):
+        x = CHART_LEFT + (round(i * step) if len(points) > 1 else inner_w // 2)
+        y = CHART_TOP + round((high - point["rating"]) * inner_h / (high - low))
+        day = formats.date_format(timezone.localtime(point["date"]), "SHORT_DATE_FORMAT")
+        label = _("Game #%(number)s, %(date)s: %(rating)s") % {
+            "number": point["game_id"],
+            "date": day,
+            "rating": point["rating"],
+        }
+        marks.append({**point, "x": x, "y": y, "day": day, "label": label})
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "points": marks,
+        "line": " ".join(f"{m['x']},{m['y']}" for m in marks),
+        "high": high,
+        "low": low,
+        "top": CHART_TOP,
+        "bottom": CHART_HEIGHT - CHART_BOTTOM,
+        "left": CHART_LEFT,
+        "right": CHART_WIDTH - 8,
+        "first": values[0],
+        "last": values[-1],
+    }
+
+
+def average_breakdown(user: Any, slug: str) -> tuple[list[dict[str, Any]], int]:
+    """The member's average points per scoring category over their last games of `slug`."""
+    last = list(
+        Result.objects.filter(user=user, game__engine_slug=slug, game__status=Game.Status.FINISHED)
+        .order_by("-game__finished_at", "-game_id")
+        .values_list("breakdown", flat=True)[:BREAKDOWN_GAMES]
+    )
+    keys: list[str] = []
+    for parts in last:
+        keys.extend(k for k in parts if k not in keys)
+    if not last:
+        return [], 0
+    rows = []
+    for key in keys:
+        average = sum(parts.get(key, 0) for parts in last) / len(last)
+        rows.append({"key": key, "label": category_label(slug, key), "average": round(average, 1)})
+    return rows, len(last)
+
+
+def head_to_head(user: Any) -> list[dict[str, Any]]:
+    """Against each member and bot level the member has finished games with: games together,
+    and how often the member finished ahead, behind, or level (the same rank).
+
+    Counted by the database in one grouped query: each row is another seat's result, joined
+    to the member's own result of the same game (`game__results`, reused by the annotations).
+    """
+    mine = "game__results__rank"
+    rows = (
+        Result.objects.filter(game__results__user=user, game__status=Game.Status.FINISHED)
+        .exclude(user=user)
+        .values("user_id", "bot_level")
+        .order_by()
+        .annotate(
+            games=Count("pk"),
+            ahead=Count("pk", filter=Q(**{f"{mine}__lt": F("rank")})),
+            behind=Count("pk", filter=Q(**{f"{mine}__gt": F("rank")})),
+            level=Count("pk", filter=Q(**{mine: F("rank")})),
+        )
+    )
+    rows = list(rows)
+    members = members_by_id({row["user_id"] for row in rows if row["user_id"] is not None})
+    table = []
+    for row in rows:
+        user_id, bot_level = row.pop("user_id"), row.pop("bot_level")
+        if user_id is not None and user_id in members:
+            who = Player(user_id, "", members[user_id].name, members[user_id].username)
+        elif user_id is None and bot_level in BOT_LABELS:
+            who = Player(None, bot_level, str(BOT_LABELS[bot_level]))
+        else:
+            continue  # an imported game's seat, or a seat that was never filled
+        table.append({"player": who, **row})
+    table.sort(key=lambda row: (-row["games"], row["player"].is_bot, row["player"].name.casefold()))
+    return table
+
+
+# --- standings --------------------------------------------------------------------------------
+
+
+def leaderboard(engine_slug: str) -> list[dict[str, Any]]:
+    """Members and bot levels with at least MIN_RATED_GAMES rated games of the game, best
+    first. Equal displayed ratings share a place (1, 1, 3: standard competition ranking)."""
+    rows = (
+        Rating.objects.filter(engine_slug=engine_slug, games_played__gte=MIN_RATED_GAMES)
+        .select_related("user")
+        .annotate(score=F("mu") - 3 * F("sigma"))
+        .order_by("-score", "pk")
+    )
+    seen_bots: set[str] = set()
+    board: list[dict[str, Any]] = []
+    for rating in rows:
+        if rating.user_id is None:
+            # A concurrent first game may have left a second row for a bot level; the
+            # oldest is the one that is kept up to date (games/ratings.py).
+            if rating.bot_level in seen_bots or rating.bot_level not in BOT_LABELS:
+                continue
+            seen_bots.add(rating.bot_level)
+            who = Player(None, rating.bot_level, str(BOT_LABELS[rating.bot_level]))
+        else:
+            who = Player(rating.user_id, "", rating.user.name, rating.user.username)
+        board.append(
+            {"player": who, "rating": ratings.display(rating.ordinal), "games": rating.games_played}
+        )
+    board.sort(key=lambda row: -row["rating"])  # stable: equal numbers keep the pk order
+    place = 0
+    for index, row in enumerate(board):
+        if index == 0 or row["rating"] != board[index - 1]["rating"]:
+            place = index + 1
+        row["place"] = place
+        row["tied"] = False
+    for index, row in enumerate(board):
+        neighbours = board[max(index - 1, 0) : index + 2]
+        row["tied"] = sum(1 for other in neighbours if other["place"] == row["place"]) > 1
+    return board

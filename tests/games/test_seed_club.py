@@ -1,0 +1,44 @@
+"""seed_club: every game it writes is a legal, finished game that audit_games accepts."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from games.models import Game, Move, Rating, Result
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seeded_games_replay_and_carry_results_and_ratings() -> None:
+    call_command("seed_club", games=8, members=4, jobs=1, bot_share=0.2, seed=3)
+    games = list(Game.objects.all())
+    assert len(games) == 8
+    assert {g.engine_slug for g in games} == {
+        "akropolis",
+        "babylon",
+        "hanging-gardens",
+        "tower-of-babel",
+    }
+    assert all(g.status == Game.Status.FINISHED for g in games)
+    assert Move.objects.count() == sum(g.version for g in games)
+    for game in games:
+        assert game.results.count() == game.players
+        assert game.results.filter(rank=1).exists()
+    call_command("audit_games")  # raises CommandError when a game does not match its log
+    # Each rated game moves the rating of every participant it rates, once.
+    rated = Result.objects.filter(rating_after__isnull=False)
+    assert sum(Rating.objects.values_list("games_played", flat=True)) == rated.count() > 0
+    # Games finish one after another, so ratings follow the finishing order.
+    ordered = list(Game.objects.order_by("pk").values_list("finished_at", flat=True))
+    assert ordered == sorted(ordered)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seeding_twice_adds_games_for_the_same_members() -> None:
+    call_command("seed_club", games=4, members=3, jobs=1, seed=1)
+    call_command("seed_club", games=4, members=3, jobs=1, seed=2)
+    assert Game.objects.count() == 8
+    from accounts.models import User
+
+    assert User.objects.filter(username__startswith="member").count() == 3
+    call_command("audit_games")
