@@ -211,7 +211,18 @@ def play_game(spec: GameSpec) -> Played:
     )
 
 
-MOVE_COLUMNS = ("game_id", "number", "seat", "payload", "summary", "by_bot", "created_at")
+# The row ends with the fields every seeded move shares: not takeable (the game is over, so no
+# step of it can be taken back) and the time it was written.
+MOVE_COLUMNS = (
+    "game_id",
+    "number",
+    "seat",
+    "payload",
+    "summary",
+    "by_bot",
+    "can_take_back",
+    "created_at",
+)
 
 
 def insert_moves(rows: list[tuple[Any, ...]], now: datetime) -> None:
@@ -223,12 +234,12 @@ def insert_moves(rows: list[tuple[Any, ...]], now: datetime) -> None:
         if connection.vendor == "postgresql":
             with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
                 for row in rows:
-                    copy.write_row((*row, now))
+                    copy.write_row((*row, False, now))
         else:
             marks = ", ".join(["%s"] * len(MOVE_COLUMNS))
             cursor.executemany(
                 f"INSERT INTO {table} ({columns}) VALUES ({marks})",
-                [(*row, connection.ops.adapt_datetimefield_value(now)) for row in rows],
+                [(*row, False, connection.ops.adapt_datetimefield_value(now)) for row in rows],
             )
 
 
