@@ -312,6 +312,7 @@ ACCOUNT_PREVENT_ENUMERATION = True
 # The link, opened in the browser that signed up, finishes the sign-up by signing the member in.
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtraForm"
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
 # E-mails in the member's language, naming the club; logging in keeps the language just chosen.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # The club's name in e-mails; empty: "Board-game club" in the reader's language.
