@@ -114,7 +114,8 @@ def snapshot() -> dict[str, Any]:
     }
 
 
-ERROR_MARKERS = ('role="alert"', "errorlist", 'class="field-error"')
+# A form's error, a field's error, or a message of the messages framework (base.html).
+ERROR_MARKERS = ('role="alert"', "errorlist", 'class="field-error"', 'class="message error"')
 
 
 def assert_answer(response: HttpResponse, *, form_page: bool = False) -> None:

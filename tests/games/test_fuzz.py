@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from accounts.models import User
 from games import engines, services
 from games.engines.base import IllegalMove
+from games.forms import SEAT_CHOICES, CreateGameForm
 from games.models import Game
 from tests.conftest import make_user
 from tests.fuzzing import (
@@ -164,7 +165,7 @@ def test_malformed_moves_are_refused_and_change_nothing(
         payload: Any = data.draw(
             st.just(form)
             | st.just({"move": move_text})
-            | form_data(["move", "expected_version"]).map(lambda junk: {**form, **junk})
+            | form_data(["move", "expected_version", "seat"]).map(lambda junk: {**form, **junk})
             | RAW_BODY
         )
         try:
@@ -207,19 +208,6 @@ def test_a_megabyte_move_is_refused(slug: str, alice: User, bob: User, dave: Use
     assert snapshot() == before
 
 
-CREATE_FIELDS = [
-    "engine_slug",
-    "players",
-    "first_player",
-    "fill_after_minutes",
-    "seat_0",
-    "seat_1",
-    "seat_2",
-    "seat_3",
-    "seat_4",
-]
-
-
 def unchanged_rows(before: dict[str, Any]) -> None:
     """The rows that existed before are as they were (new ones may have been added)."""
     after = snapshot()
@@ -229,27 +217,42 @@ def unchanged_rows(before: dict[str, Any]) -> None:
     assert set(before["moves"]) <= set(after["moves"])
 
 
+def create_payloads(fields: list[str]) -> st.SearchStrategy[Any]:
+    """Create forms that are nearly right (real games, seat kinds and counts, some fields
+    then spoiled or dropped), besides junk of every kind."""
+    nearly = st.fixed_dictionaries(
+        {
+            "engine_slug": st.sampled_from(SLUGS) | FIELD,
+            "players": st.integers(0, 7).map(str) | FIELD,
+            "first_player": st.sampled_from(["random", "listed"]) | FIELD,
+        },
+        optional={
+            **{f"seat_{n}": st.sampled_from([k for k, _ in SEAT_CHOICES]) for n in range(6)},
+            "fill_after_minutes": st.integers(-5, 10**6).map(str) | FIELD,
+        },
+    )
+    spoiled = st.tuples(nearly, form_data(fields)).map(lambda p: {**p[0], **p[1]})
+    return nearly | spoiled | form_data(fields) | RAW_BODY
+
+
 def test_create_form_never_fails(alice: User, bob: User) -> None:
     build_game(alice, bob, seed=3)
     clients = [client_for(alice), client_for(None)]
+    fields = list(CreateGameForm().fields)
 
     @FUZZ
-    @given(
-        client=st.sampled_from(clients),
-        payload=form_data(CREATE_FIELDS) | RAW_BODY,
-        htmx=st.booleans(),
-    )
+    @given(client=st.sampled_from(clients), payload=create_payloads(fields), htmx=st.booleans())
     def fuzz(client: Client, payload: Any, htmx: bool) -> None:
         before = snapshot()
         response = post_any(client, reverse("games:create"), payload, htmx=htmx)
         assert_answer(response)
         if response.status_code >= 400:
             assert snapshot() == before
-        else:
+        else:  # a game was created after all; the existing ones are as they were
             unchanged_rows(before)
 
     fuzz()
-    response = post_any(clients[0], reverse("games:create"), one_megabyte_form(CREATE_FIELDS))
+    response = post_any(clients[0], reverse("games:create"), one_megabyte_form(fields))
     assert response.status_code == 400
 
 
@@ -318,11 +321,12 @@ def test_import_of_malformed_files_never_fails(alice: User, bob: User) -> None:
         for _ in range(data.draw(st.integers(1, 3))):
             target: Any = doc
             where = data.draw(st.sampled_from(["top", "seats", "moves", "scores"]))
-            if where == "seats":
-                target = data.draw(st.sampled_from(doc["seats"] or [doc]))
-            elif where == "moves" and doc.get("moves"):
+            if where == "seats" and isinstance(doc.get("seats"), list) and doc["seats"]:
+                target = data.draw(st.sampled_from(doc["seats"]))
+            elif where == "moves" and isinstance(doc.get("moves"), list) and doc["moves"]:
                 entry = data.draw(st.sampled_from(doc["moves"]))
-                target = entry if data.draw(st.booleans()) else entry.get("move", entry)
+                if isinstance(entry, dict):
+                    target = entry if data.draw(st.booleans()) else entry.get("move", entry)
             elif where == "scores" and isinstance(doc.get("scores"), dict):
                 target = doc["scores"]
             if not isinstance(target, dict) or not target:
