@@ -132,7 +132,7 @@ def assert_answer(response: HttpResponse, *, form_page: bool = False) -> None:
     elif status >= 400:
         assert body.strip(), f"{status} with an empty body"
         assert b"Traceback" not in body
-    elif form_page and response.get("Content-Type", "").startswith("application/json"):
+    elif response.get("Content-Type", "").startswith("application/json"):
         # allauth answers a request sent as JSON in JSON: where to go next, or the form
         # with its errors.
         assert {"location", "form"} & set(json.loads(body)), body[:500]
