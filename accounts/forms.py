@@ -2,8 +2,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -38,6 +40,25 @@ class SignupExtraForm(forms.Form):
         user.save(update_fields=["display_name", "language"])
         # The language just chosen: the messages and the e-mail that follow are in it.
         use_language(request, user.language)
+
+
+# The longest e-mail address a mail server accepts (RFC 5321); usernames are shorter still.
+LOGIN_MAX_LENGTH = 254
+
+
+class LoginForm(AllauthLoginForm):
+    """allauth's log-in form (ACCOUNT_FORMS), with a length limit on the username or e-mail
+    address field, which allauth leaves unlimited when both are accepted. Without it a
+    megabyte-long name reached the database's case-insensitive lookup, which SQLite refuses
+    ("LIKE pattern too complex"): a 500 instead of a message."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        login = self.fields["login"]
+        if getattr(login, "max_length", None) is None:
+            login.max_length = LOGIN_MAX_LENGTH  # type: ignore[attr-defined]
+            login.validators.append(MaxLengthValidator(LOGIN_MAX_LENGTH))
+            login.widget.attrs["maxlength"] = str(LOGIN_MAX_LENGTH)
 
 
 class ProfileForm(forms.ModelForm):

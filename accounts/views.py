@@ -24,7 +24,9 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def profile_edit(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST or None, instance=request.user)
+    # A POST with no fields at all is still a submission (and must show what is missing),
+    # which `request.POST or None` would take for a first visit.
+    form = ProfileForm(request.POST if request.method == "POST" else None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         translation.activate(user.language)

@@ -344,7 +344,7 @@ ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtraForm"
 # ... and takes as long for a registered address as for a new one (accounts/signup.py).
-ACCOUNT_FORMS = {"signup": "accounts.signup.SignupForm"}
+ACCOUNT_FORMS = {"signup": "accounts.signup.SignupForm", "login": "accounts.forms.LoginForm"}
 # A sign-up post is answered no sooner than this (accounts/signup.py), so that its time does not
 # tell a registered address from a new one.
 SIGNUP_MIN_SECONDS = env_float("SIGNUP_MIN_SECONDS", 1.0)

@@ -19,6 +19,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 
+handler400 = "config.views.bad_request"
 handler403 = "config.views.permission_denied"
 handler404 = "config.views.page_not_found"
 handler500 = "config.views.server_error"

@@ -28,6 +28,12 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return redirect(static("favicon.ico"), permanent=True)
 
 
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """A request the site could not read at all (a broken upload, a body over the size
+    limit): the site's own page, in the reader's language, instead of Django's bare one."""
+    return render(request, "400.html", status=400)
+
+
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     reason = str(exception) if exception is not None and str(exception) else ""
     return render(request, "403.html", {"reason": reason}, status=403)

@@ -25,6 +25,17 @@ class SectionTextForm(forms.Form):
     # For translations: the revision of the original shown while translating.
     source_number = forms.IntegerField(widget=forms.HiddenInput, min_value=0, required=False)
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        # The hidden numbers come from the page itself, and the page shows no errors of
+        # hidden fields: a form without them (a broken or tampered page) says so up top.
+        if any(name in self.errors for name in ("base_number", "source_number")):
+            raise ValidationError(
+                _("This form came incomplete from the page. Reload the page and try again."),
+                code="incomplete",
+            )
+        return cleaned
+
 
 class RestoreForm(forms.Form):
     number = forms.IntegerField(min_value=1)
