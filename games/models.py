@@ -46,6 +46,8 @@ class Game(models.Model):
     # Draw the first player when the game starts (the seats are rotated then, so the waiting
     # room lists them in the order the host gave).
     random_first = models.BooleanField(_("random first player"), default=False)
+    # A member asked the hard bot for a hint during the game: it is not rated.
+    hints_used = models.BooleanField(_("hints used"), default=False)
 
     class Meta:
         ordering = ["-updated_at", "-pk"]
@@ -221,3 +223,27 @@ class Rating(models.Model):
     @property
     def ordinal(self) -> float:
         return self.mu - 3 * self.sigma
+
+
+class Review(models.Model):
+    """The hard bot's review of a finished game (games/services/review.py), stored once.
+
+    `decisions` holds one entry per move of the log, in order (see `review.json`);
+    `progress` is how many are done, so a review interrupted by a dead worker resumes."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
+    status = models.CharField(max_length=8, choices=Status, default=Status.RUNNING)
+    progress = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField()
+    iterations = models.PositiveIntegerField()
+    decisions = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"review of {self.game}"

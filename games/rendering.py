@@ -86,10 +86,16 @@ def move_label(slug: str, move_type: str) -> str:
 
 def describe_move(slug: str, name: str, move: Move) -> str:
     """One line of the move log, in the reader's language: "Hard bot took the 2-stone tile"."""
+    return describe_payload(slug, name, move.payload, move.summary or {})
+
+
+def describe_payload(slug: str, name: str, payload: dict[str, Any], summary: dict) -> str:
+    """A move in words from its payload and public summary (also a move not played: the
+    review's alternative, a hint)."""
     module = boards.get(slug)
-    move_type = str(move.payload.get("type", ""))
+    move_type = str(payload.get("type", ""))
     if module is not None and hasattr(module, "describe"):
-        return str(module.describe(name, move_type, move.summary or {}))
+        return str(module.describe(name, move_type, summary))
     return f"{name} {move_label(slug, move_type)}"
 
 
@@ -280,6 +286,7 @@ def board_context(
     view: dict[str, Any],
     error: str | None = None,
     replay_number: int | None = None,
+    recent: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The context of the board partial for the viewer at `seat` (None: spectator)."""
     position = seat_position(seat)
@@ -296,7 +303,8 @@ def board_context(
     # What the member may do with their seat while the game runs (not in a replay).
     playing = replay_number is None and own is not None and own.user_id is not None
     playing = playing and game.status == Game.Status.RUNNING and not own.resigned
-    recent = recent_moves(game, upto=replay_number)
+    if recent is None:
+        recent = recent_moves(game, upto=replay_number)
     module = boards.get(game.engine_slug)
     ctx: dict[str, Any] = {
         "game": game,

@@ -50,3 +50,14 @@ def reschedule_stuck_bot_turns() -> int:
     from games import services
 
     return services.reschedule_stuck_bot_turns() + services.finish_unscored_games()
+
+
+@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2)
+def review_game(self, game_id: int) -> bool:  # type: ignore[no-untyped-def]
+    """The review of a finished game; a second delivery resumes it (services.run_review)."""
+    from games.services import review
+
+    try:
+        return review.run_review(game_id=game_id)
+    except OperationalError as exc:
+        raise self.retry(exc=exc) from exc

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import history, lobby, play
+from games.views import history, lobby, play, review
 
 app_name = "games"
 
@@ -20,4 +20,8 @@ urlpatterns = [
     path("<int:game_id>/take-back/", play.take_back, name="take_back"),
     path("<int:game_id>/replay/", history.replay, name="replay"),
     path("<int:game_id>/export/", history.export, name="export"),
+    path("<int:game_id>/review/", review.request, name="review"),
+    path("<int:game_id>/review.json", review.data, name="review_json"),
+    path("<int:game_id>/review/progress/", review.progress, name="review_progress"),
+    path("<int:game_id>/hint/", review.hint, name="hint"),
 ]

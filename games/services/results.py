@@ -67,7 +67,8 @@ def finish_game(*, game_id: int) -> list[Result]:
         for position, seat in sorted(seats.items())
     ]
     Result.objects.bulk_create(results)
-    if not game.imported:
+    # An imported game, or one where a member took the hard bot's hints, is not rated.
+    if not game.imported and not game.hints_used:
         ratings.update_ratings(engine_slug=game.engine_slug, results=results)
     notices.tell_finished(game)
     # Pages re-render with the final table once results exist.

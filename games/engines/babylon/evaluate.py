@@ -29,6 +29,9 @@ from games.engines.babylon.state import BRIDGE, FOUNTAIN, OVER, STAIRS, STATUE, 
 
 # Points that make a clear lead; MCTS squashes evaluations with it.
 SCALE = 10.0
+# The post-game review marks a decision that cost this many points (estimated) as a small,
+# then a large loss (games/bots/review.py).
+REVIEW_THRESHOLDS = (2.0, 6.0)
 
 # Future credit at the start of the game, in points (scaled down as turns run out).
 SINGLE_PILLAR = 0.9  # a stored single pillar
