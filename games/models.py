@@ -247,3 +247,9 @@ class Review(models.Model):
 
     def __str__(self) -> str:
         return f"review of {self.game}"
+
+    @property
+    def costliest(self) -> int | None:
+        """The number of the decision that cost the most (the first of equals), if any did."""
+        costly = [d for d in self.decisions if d.get("cost", 0) > 0]
+        return max(costly, key=lambda d: (d["cost"], -d["number"]))["number"] if costly else None

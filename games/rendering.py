@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import boards, catalog, engines, ratings
-from games.models import Game, Move
+from games.models import Game, Move, Review
 
 BOT_LABELS = {
     "easy": gettext_lazy("Easy bot"),
@@ -276,7 +276,16 @@ def board_stamp(game: Any) -> str:
     # Results exist only once a game is finished: no query for the boards of running games,
     # which are rendered once per connected socket after every move.
     results = game.results.count() if game.status == Game.Status.FINISHED else 0
-    return f"{game.status}.{results}.{seats}"
+    return f"{game.status}.{results}.{seats}{review_stamp(game)}"
+
+
+def review_stamp(game: Any) -> str:
+    """A finished game's review progress: each stored decision re-sends the board, which
+    shows it (games/services/review.py announces it on the game's socket)."""
+    if game.status != Game.Status.FINISHED or not getattr(game, "pk", None):
+        return ""
+    found = Review.objects.filter(game=game).values_list("progress", "status").first()
+    return f".r{found[0]}{found[1][0]}" if found else ""
 
 
 def board_context(
@@ -330,6 +339,8 @@ def board_context(
     }
     if is_over:
         ctx["chart"] = score_chart(table)
+        if getattr(game, "pk", None):
+            ctx["review"] = Review.objects.filter(game=game).first()
     return ctx
 
 

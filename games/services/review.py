@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import boards
+from games import boards, broadcast
 from games.bots import review as advice
 from games.bots import turn_mcts
 from games.models import Game, Review
@@ -85,6 +85,8 @@ def run_review(*, game_id: int) -> bool:
             }
             if not _store(review.pk, move.number, entry):
                 return False
+            # Open game pages show the progress: their board is sent again.
+            broadcast.notify_game_changed(game.pk, game.version)
             review.progress = move.number + 1
         state = engine.apply_move(state, move.seat, move.payload)
     with transaction.atomic():
@@ -94,6 +96,7 @@ def run_review(*, game_id: int) -> bool:
         row.status = Review.Status.DONE
         row.finished_at = timezone.now()
         row.save(update_fields=["status", "finished_at", "updated_at"])
+    broadcast.notify_game_changed(game.pk, game.version)
     return True
 
 

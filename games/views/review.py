@@ -36,6 +36,9 @@ def request(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.GameError as exc:
         messages.error(request, game_messages.describe(exc))
         return redirect("games:play", game_id=game.pk)
+    if request.POST.get("from") == "play":
+        # The game page shows the progress live, over the game's socket.
+        return redirect("games:play", game_id=game.pk)
     number = int_param(request.POST.get("move"))
     target = reverse("games:replay", args=[game.pk])
     return redirect(f"{target}?move={number}" if number is not None else target)

@@ -187,3 +187,33 @@ def test_a_hint_is_only_for_the_member_to_move(make_game, alice) -> None:
     with pytest.raises(services.GameError) as caught:
         reviews.hint(game_id=game.pk, user=alice)
     assert caught.value.code == "not_your_turn"
+
+
+def test_the_game_page_shows_the_progress_its_socket_sends(
+    alice, bob, client, sent, few_iterations, monkeypatch
+) -> None:
+    """Each stored decision announces the game on its socket, and the board it then gets
+    (a new stamp) says how far the review has come."""
+    from games import broadcast, rendering
+
+    game = finished_game(alice, bob)
+    announced: list[tuple[int, int]] = []
+    monkeypatch.setattr(broadcast, "notify_game_changed", lambda g, v: announced.append((g, v)))
+    client.force_login(alice)
+    client.post(reverse("games:review", args=[game.pk]), {"from": "play"})
+    before = rendering.board_stamp(game)
+    html = rendering.board_html(game=game, seat=0)
+    assert f"move 0 of {game.version}" in html
+    real = advice.review_move
+
+    def stops_after_two(*args: Any, **kwargs: Any) -> Any:
+        if len(announced) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(advice, "review_move", stops_after_two)
+    with pytest.raises(KeyboardInterrupt):
+        reviews.run_review(game_id=game.pk)
+    assert announced == [(game.pk, game.version)] * 2
+    assert rendering.board_stamp(game) != before
+    assert f"move 2 of {game.version}" in rendering.board_html(game=game, seat=0)
