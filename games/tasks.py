@@ -48,8 +48,10 @@ def fill_open_seats_with_bots() -> int:
 @shared_task
 def reschedule_stuck_bot_turns() -> int:
     from games import services
+    from games.services import review
 
-    return services.reschedule_stuck_bot_turns() + services.finish_unscored_games()
+    rescued = services.reschedule_stuck_bot_turns() + services.finish_unscored_games()
+    return rescued + review.resume_stale_reviews()
 
 
 @shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2)

@@ -40,7 +40,7 @@ from games.bots.evaluation import (
 from games.bots.turn_mcts import Search, Turn, TurnKey
 
 # Iterations per search when the caller gives no budget.
-DEFAULT_ITERATIONS = 40
+DEFAULT_ITERATIONS = 8
 # Costs below the first threshold are "none", from the second on "large" (points), unless
 # the engine's evaluation module sets its own `REVIEW_THRESHOLDS`.
 DEFAULT_THRESHOLDS = (2.0, 6.0)

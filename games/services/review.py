@@ -37,7 +37,21 @@ STALE_AFTER = datetime.timedelta(minutes=5)
 
 def review_iterations() -> int:
     """Search iterations per decision (settings.REVIEW_ITERATIONS)."""
-    return int(getattr(settings, "REVIEW_ITERATIONS", advice.DEFAULT_ITERATIONS))
+    return max(1, int(getattr(settings, "REVIEW_ITERATIONS", advice.DEFAULT_ITERATIONS)))
+
+
+def resume_stale_reviews() -> int:
+    """Send again the reviews whose worker stopped storing decisions (it died, and its task
+    was not delivered again); run by beat with the other rescues."""
+    stale = Review.objects.filter(
+        status=Review.Status.RUNNING, updated_at__lt=timezone.now() - STALE_AFTER
+    )
+    ids = list(stale.values_list("game_id", flat=True))
+    for game_id in ids:
+        with transaction.atomic():
+            Review.objects.filter(game_id=game_id).update(updated_at=timezone.now())
+            after_commit(review_game_task, game_id)
+    return len(ids)
 
 
 def request_review(*, game_id: int) -> Review:
