@@ -205,4 +205,11 @@ def hint(*, game_id: int, user: Any) -> dict[str, Any]:
     summary = boards.summarize(
         game.engine_slug, engine.view(sample, None), own.position, move, engine.view(after, None)
     )
-    return {"move": move, "summary": summary, "seat": own.position, "version": game.version}
+    return {
+        "move": move,
+        "summary": summary,
+        "seat": own.position,
+        "version": game.version,
+        # The member's board after the hinted move (hidden parts as the sample drew them).
+        "view": engine.view(after, own.position),
+    }

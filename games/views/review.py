@@ -79,6 +79,14 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
     ctx["hint_text"] = rendering.describe_payload(
         game.engine_slug, names[found["seat"]], found["move"], found["summary"]
     )
+    if request.POST.get("show") == "board":
+        # The board as it would be after the hint: shown, not playable, until the member
+        # goes back to their turn.
+        board = rendering.board_context(
+            game=game, seat=found["seat"], view=found["view"], replay_number=game.version
+        )
+        ctx.update({key: board[key] for key in ("view", "board", "is_my_turn", "scores")})
+        ctx["hint_board"] = True
     return render(request, "games/play.html", ctx)
 
 

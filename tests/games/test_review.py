@@ -217,3 +217,18 @@ def test_the_game_page_shows_the_progress_its_socket_sends(
     assert announced == [(game.pk, game.version)] * 2
     assert rendering.board_stamp(game) != before
     assert f"move 2 of {game.version}" in rendering.board_html(game=game, seat=0)
+
+
+def test_a_hint_is_shown_on_the_board_without_being_played(make_game, alice, client, sent) -> None:
+    from games import engines
+
+    game = make_game(alice, "normal")
+    engine = engines.get(game.engine_slug)
+    client.force_login(alice)
+    page = client.post(reverse("games:hint", args=[game.pk]), {"show": "board"}).content.decode()
+    assert "The board shows the position after the hint" in page
+    # Akropolis begins by taking a tile: the board after the hint is in the placing phase.
+    assert 'data-phase="place"' in page
+    game.refresh_from_db()
+    assert game.version == 0
+    assert engine.view(engine.load(game.state), 0)["phase"] == "take"
