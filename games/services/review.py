@@ -17,8 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import boards, broadcast
+from games.bots import HARD_SECONDS, turn_mcts
 from games.bots import review as advice
-from games.bots import turn_mcts
 from games.models import Game, Review
 from games.services.common import (
     GameError,
@@ -195,7 +195,7 @@ def hint(*, game_id: int, user: Any) -> dict[str, Any]:
         own.position,
         seed=advice.view_seed(view, own.position),
         iterations=budget.get("iterations"),
-        seconds=budget.get("budget"),
+        seconds=budget.get("budget", HARD_SECONDS),
     )
     move = dict(found.best_turn()[0])
     # The words come from a determinization of the member's view: what the move would show

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import boards, engines, rendering, services
 from games import messages as game_messages
+from games.engines.base import IllegalMove
 from games.models import Game, Review
 from games.services import review as reviews
 from games.views.common import get_game, int_param, my_seat, play_context
@@ -131,7 +132,10 @@ def replay_context(
     if decision["cost"] <= 0:
         return extra
     best = decision["best"]
-    after = engine.apply_move(before, decision["seat"], best)
+    try:
+        after = engine.apply_move(before, decision["seat"], best)
+    except IllegalMove:  # a review stored by an older engine: say nothing of its choice
+        return extra
     summary = boards.summarize(
         game.engine_slug,
         engine.view(before, None),
