@@ -83,10 +83,12 @@ class Appraisal(Search):
         key = self.information_key(state, mover)
         if key != self.root_key:
             return Search._ranked(self, state, mover)
-        cached = self.rankings.get(("first", key))
+        # Searches of one decision share their rankings: this one is the first move's own.
+        slot = ("first", move_key(self.first), key)
+        cached = self.rankings.get(slot)
         if cached is None:
             cached = self._beginning_with(state, self.first)
-            self.rankings[("first", key)] = cached
+            self.rankings[slot] = cached
         return cached
 
     def _beginning_with(self, state: Any, first: Move) -> list[Turn]:
@@ -144,11 +146,23 @@ def choice(engine: Any, view: dict[str, Any], seat: int, *, iterations: int) -> 
 
 
 def appraise(
-    engine: Any, view: dict[str, Any], seat: int, first: Move, *, seed: int, iterations: int
+    engine: Any,
+    view: dict[str, Any],
+    seat: int,
+    first: Move,
+    *,
+    seed: int,
+    iterations: int,
+    rankings: dict[Any, list[Turn]] | None = None,
 ) -> float:
-    """The estimated final score difference for `seat` if its turn begins with `first`."""
+    """The estimated final score difference for `seat` if its turn begins with `first`.
+
+    `rankings` may be another search's of the same view: a ranking depends only on the
+    mover's information set, so the searches of one decision share theirs."""
     found = turn_mcts.prepare(engine, view, seat, seed=seed, kind=Appraisal)
     found.first = dict(first)
+    if rankings is not None:
+        found.rankings = rankings
     for _ in range(iterations):
         found.iterate()
     return found.value()
@@ -161,10 +175,13 @@ def advise(
     seed = view_seed(view, seat)
     found = turn_mcts.search(engine, view, seat, seed=seed, iterations=iterations)
     best = dict(found.best_turn()[0])
-    best_value = appraise(engine, view, seat, best, seed=seed, iterations=iterations)
+    shared = found.rankings
+    best_value = appraise(
+        engine, view, seat, best, seed=seed, iterations=iterations, rankings=shared
+    )
     if made is None or move_key(dict(made)) == move_key(best):
         return Advice(best, best_value, best_value, 0.0, iterations)
-    value = appraise(engine, view, seat, made, seed=seed, iterations=iterations)
+    value = appraise(engine, view, seat, made, seed=seed, iterations=iterations, rankings=shared)
     return Advice(best, best_value, value, max(0.0, best_value - value), iterations)
 
 
