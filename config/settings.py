@@ -300,6 +300,8 @@ BOT_BUDGETS: dict[str, object] = {"hard": 0.05} if TESTING else {}
 
 BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 1.0)  # seconds between a move and a bot's reply
 TURN_TIMEOUT = env_float("TURN_TIMEOUT", 24 * 3600)  # seconds before a bot takes over a seat
+# Search iterations per decision of a post-game review (games/services/review.py).
+REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 2 if TESTING else 8))
 
 # --- Internationalisation --------------------------------------------------------------------
 

@@ -34,6 +34,13 @@ PLAIN: dict[str, object] = {
     "not_running": gettext_lazy("This game is not running."),
     "bot_seat": gettext_lazy("A bot plays this seat now."),
     "not_your_turn": gettext_lazy("It is not your turn."),
+    "review_not_finished": gettext_lazy(
+        "Only a finished game can be reviewed: a review of a running game would tell what "
+        "the bot thinks of draws that are still hidden."
+    ),
+    "hint_members": gettext_lazy(
+        "Hints are only for games against bots: another member plays in this game."
+    ),
     "stale": gettext_lazy(
         "The game has moved on since this page was loaded (another tab, or a double click). "
         "The board now shows the current position; nothing was played."

@@ -51,6 +51,8 @@ class Game(models.Model):
     # The creator may mark a friendly or practice game unrated: its result is kept and
     # counted in the statistics, but it never moves a rating.
     rated = models.BooleanField(_("rated"), default=True)
+    # A member asked the hard bot for a hint during the game: it is not rated.
+    hints_used = models.BooleanField(_("hints used"), default=False)
 
     class Meta:
         ordering = ["-updated_at", "-pk"]
@@ -312,3 +314,33 @@ class GameNightPlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} at {self.night}"
+
+
+class Review(models.Model):
+    """The hard bot's review of a finished game (games/services/review.py), stored once.
+
+    `decisions` holds one entry per move of the log, in order (see `review.json`);
+    `progress` is how many are done, so a review interrupted by a dead worker resumes."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
+    status = models.CharField(max_length=8, choices=Status, default=Status.RUNNING)
+    progress = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField()
+    iterations = models.PositiveIntegerField()
+    decisions = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"review of {self.game}"
+
+    @property
+    def costliest(self) -> int | None:
+        """The number of the decision that cost the most (the first of equals), if any did."""
+        costly = [d for d in self.decisions if d.get("cost", 0) > 0]
+        return max(costly, key=lambda d: (d["cost"], -d["number"]))["number"] if costly else None

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import boards, catalog, engines, ratings
-from games.models import Game, Move
+from games.models import Game, Move, Review
 
 BOT_LABELS = {
     "easy": gettext_lazy("Easy bot"),
@@ -86,10 +86,16 @@ def move_label(slug: str, move_type: str) -> str:
 
 def describe_move(slug: str, name: str, move: Move) -> str:
     """One line of the move log, in the reader's language: "Hard bot took the 2-stone tile"."""
+    return describe_payload(slug, name, move.payload, move.summary or {})
+
+
+def describe_payload(slug: str, name: str, payload: dict[str, Any], summary: dict) -> str:
+    """A move in words from its payload and public summary (also a move not played: the
+    review's alternative, a hint)."""
     module = boards.get(slug)
-    move_type = str(move.payload.get("type", ""))
+    move_type = str(payload.get("type", ""))
     if module is not None and hasattr(module, "describe"):
-        return str(module.describe(name, move_type, move.summary or {}))
+        return str(module.describe(name, move_type, summary))
     return f"{name} {move_label(slug, move_type)}"
 
 
@@ -307,7 +313,16 @@ def board_stamp(game: Any) -> str:
     # Results exist only once a game is finished: no query for the boards of running games,
     # which are rendered once per connected socket after every move.
     results = game.results.count() if game.status == Game.Status.FINISHED else 0
-    return f"{game.status}.{results}.{seats}"
+    return f"{game.status}.{results}.{seats}{review_stamp(game)}"
+
+
+def review_stamp(game: Any) -> str:
+    """A finished game's review progress: each stored decision re-sends the board, which
+    shows it (games/services/review.py announces it on the game's socket)."""
+    if game.status != Game.Status.FINISHED or not getattr(game, "pk", None):
+        return ""
+    found = Review.objects.filter(game=game).values_list("progress", "status").first()
+    return f".r{found[0]}{found[1][0]}" if found else ""
 
 
 def _own_last_step(game: Any, position: int | None) -> bool:
@@ -324,6 +339,7 @@ def board_context(
     view: dict[str, Any],
     error: str | None = None,
     replay_number: int | None = None,
+    recent: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The context of the board partial for the viewer at `seat` (None: spectator)."""
     position = seat_position(seat)
@@ -340,7 +356,8 @@ def board_context(
     # What the member may do with their seat while the game runs (not in a replay).
     playing = replay_number is None and own is not None and own.user_id is not None
     playing = playing and game.status == Game.Status.RUNNING and not own.resigned
-    recent = recent_moves(game, upto=replay_number)
+    if recent is None:
+        recent = recent_moves(game, upto=replay_number)
     module = boards.get(game.engine_slug)
     own_step = interactive and game.version > 0 and _own_last_step(game, position)
     ctx: dict[str, Any] = {
@@ -371,6 +388,8 @@ def board_context(
     }
     if is_over:
         ctx["chart"] = score_chart(table)
+        if getattr(game, "pk", None):
+            ctx["review"] = Review.objects.filter(game=game).first()
     return ctx
 
 

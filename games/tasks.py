@@ -14,6 +14,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from games import services
+from games.services import review
 
 
 @shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2)
@@ -44,11 +45,19 @@ def fill_open_seats_with_bots() -> int:
 
 @shared_task
 def reschedule_stuck_bot_turns() -> int:
-    return services.reschedule_stuck_bot_turns() + services.finish_unscored_games()
+    rescued = services.reschedule_stuck_bot_turns() + services.finish_unscored_games()
+    return rescued + review.resume_stale_reviews()
 
 
 @shared_task
 def run_game_nights() -> dict[str, int]:
-    from games import services
-
     return services.run_game_nights()
+
+
+@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2)
+def review_game(self, game_id: int) -> bool:  # type: ignore[no-untyped-def]
+    """The review of a finished game; a second delivery resumes it (services.run_review)."""
+    try:
+        return review.run_review(game_id=game_id)
+    except OperationalError as exc:
+        raise self.retry(exc=exc) from exc

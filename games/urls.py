@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import history, lobby, members, nights, play
+from games.views import history, lobby, members, nights, play, review
 
 app_name = "games"
 
@@ -28,4 +28,8 @@ urlpatterns = [
     path("<int:game_id>/take-back-step/", play.take_back_step, name="take_back_step"),
     path("<int:game_id>/replay/", history.replay, name="replay"),
     path("<int:game_id>/export/", history.export, name="export"),
+    path("<int:game_id>/review/", review.request, name="review"),
+    path("<int:game_id>/review.json", review.data, name="review_json"),
+    path("<int:game_id>/review/progress/", review.progress, name="review_progress"),
+    path("<int:game_id>/hint/", review.hint, name="hint"),
 ]

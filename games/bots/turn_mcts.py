@@ -403,27 +403,7 @@ def search(
     iterations: int | None = None,
     settings: Settings | None = None,
 ) -> Search:
-    settings = settings or settings_for(engine)
-    evaluate = evaluator_for(engine)
-    module = evaluation_module(engine)
-    information_key = getattr(module, "information_key", None) or view_key(engine)
-    list_turns = getattr(module, "turns", None) or enumerate_turns(engine, evaluate)
-    outlook = getattr(module, "outlook", None)
-    own_turns = list_turns
-    if outlook is not None:
-        own_turns = getattr(module, "outlook_turns", None) or enumerate_turns(engine, outlook)
-    found = Search(
-        engine=engine,
-        view=view,
-        seat=seat,
-        rng=random.Random(seed),
-        scale=settings.scale or scale_for(engine),
-        information_key=information_key,
-        list_turns=list_turns,
-        own_evaluate=outlook or evaluate,
-        own_turns=own_turns,
-        settings=settings,
-    )
+    found = prepare(engine, view, seat, seed=seed, settings=settings)
     if iterations is not None:
         for done in range(iterations):
             # The rest could not change the most visited turn: the same choice, sooner.
@@ -446,3 +426,37 @@ def search(
         found.iterate()
         slowest = max(slowest, time.perf_counter() - now)
     return found
+
+
+def prepare(
+    engine: Any,
+    view: dict[str, Any],
+    seat: int,
+    *,
+    seed: int,
+    settings: Settings | None = None,
+    kind: type[Search] = Search,
+) -> Any:
+    """A search of `seat`'s view with the engine's helpers, before its first iteration
+    (`kind`: a subclass that records more, like the review's)."""
+    settings = settings or settings_for(engine)
+    evaluate = evaluator_for(engine)
+    module = evaluation_module(engine)
+    information_key = getattr(module, "information_key", None) or view_key(engine)
+    list_turns = getattr(module, "turns", None) or enumerate_turns(engine, evaluate)
+    outlook = getattr(module, "outlook", None)
+    own_turns = list_turns
+    if outlook is not None:
+        own_turns = getattr(module, "outlook_turns", None) or enumerate_turns(engine, outlook)
+    return kind(
+        engine=engine,
+        view=view,
+        seat=seat,
+        rng=random.Random(seed),
+        scale=settings.scale or scale_for(engine),
+        information_key=information_key,
+        list_turns=list_turns,
+        own_evaluate=outlook or evaluate,
+        own_turns=own_turns,
+        settings=settings,
+    )

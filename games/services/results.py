@@ -68,7 +68,9 @@ def finish_game(*, game_id: int) -> list[Result]:
         for position, seat in sorted(seats.items())
     ]
     Result.objects.bulk_create(results)
-    if game.rated and not game.imported:
+    # An unrated game (marked so by its creator), an imported one, or one where a member took
+    # the hard bot's hints moves no rating.
+    if game.rated and not game.imported and not game.hints_used:
         ratings.update_ratings(engine_slug=game.engine_slug, results=results)
     notices.tell_finished(game)
     # Pages re-render with the final table once results exist; the club page's lists too.

@@ -17,6 +17,7 @@ from games import rendering, selectors, services, stats
 from games.engines.base import IllegalMove
 from games.forms import ImportGameForm
 from games.models import Game
+from games.views import review as review_pages
 from games.views.common import get_game, int_param
 
 
@@ -105,6 +106,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "seat_choices": list(enumerate(names)) if finished else [],
         }
     )
+    ctx.update(review_pages.replay_context(request, game, number, seat, ctx))
     if request.htmx:
         return render(request, "games/replay.html#replay-board", ctx)
     return render(request, "games/replay.html", ctx)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -39,7 +41,15 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     ctx = play_context(game, seat)
     if ctx.get("waiting"):  # not started yet (or abandoned): the waiting room says which
         return redirect("games:join", game_id=game.pk)
+    ctx["can_hint"] = can_hint(game, seat)
     return render(request, "games/play.html", ctx)
+
+
+def can_hint(game: Game, seat: Any) -> bool:
+    """A member playing their own seat of a running game with no other member seated."""
+    if seat is None or seat.user_id is None or game.status != Game.Status.RUNNING:
+        return False
+    return all(s.user_id in (None, seat.user_id) for s in game.seats.all())
 
 
 @require_GET

@@ -28,6 +28,9 @@ from games.engines.akropolis.state import PLACE, TAKE, City, Options, State
 
 # Points that make a clear lead; MCTS squashes evaluations with it.
 SCALE = 12.0
+# The post-game review marks a decision that cost this many points (estimated) as a small,
+# then a large loss (games/bots/review.py).
+REVIEW_THRESHOLDS = (2.0, 6.0)
 
 # Future credit per unit, at the start of the game (scaled down as turns run out).
 DISTRICT_WITHOUT_PLAZA = 0.8  # per level of a qualifying district whose colour has no star

@@ -14,10 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.babylon import planner
-from games.engines.babylon.heuristics import evaluate, information_key
+from games.engines.babylon.heuristics import SCALE, evaluate, information_key
 from games.engines.babylon.state import State
 
-__all__ = ["evaluate", "information_key", "turn_values", "turns"]
+# The post-game review marks a decision that cost this many points (estimated) as a small,
+# then a large loss (games/bots/review.py).
+REVIEW_THRESHOLDS = (2.0, 6.0)
+
+__all__ = ["REVIEW_THRESHOLDS", "SCALE", "evaluate", "information_key", "turn_values", "turns"]
 
 
 def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[str, Any]]]]:

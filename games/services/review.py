@@ -1,0 +1,215 @@
+"""The hard bot's review of a finished game, and its hint in a game against bots.
+
+DESIGN.md principle 9: each decision is judged from the deciding seat's own view at that
+moment (games/bots/review.py). A review is stored once per game (`Review`): a second request
+finds it, and a review whose worker died resumes from the last decision it stored. A hint is
+the hard bot's choice from the asking member's view, only in a game where no other member
+holds a seat; the game then records that hints were used, and it is not rated.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import boards, broadcast
+from games.bots import HARD_SECONDS, turn_mcts
+from games.bots import review as advice
+from games.models import Game, Review
+from games.services.common import (
+    GameError,
+    after_commit,
+    bot_budget,
+    current_state,
+    engine_for,
+    locked,
+    task_named,
+)
+
+# A running review that has stored nothing for this long lost its worker (a task delivered
+# again resumes it anyway): a new request sends it once more.
+STALE_AFTER = datetime.timedelta(minutes=5)
+
+
+def review_iterations() -> int:
+    """Search iterations per decision (settings.REVIEW_ITERATIONS)."""
+    return max(1, int(getattr(settings, "REVIEW_ITERATIONS", advice.DEFAULT_ITERATIONS)))
+
+
+def resume_stale_reviews() -> int:
+    """Send again the reviews whose worker stopped storing decisions (it died, and its task
+    was not delivered again); run by beat with the other rescues."""
+    stale = Review.objects.filter(
+        status=Review.Status.RUNNING, updated_at__lt=timezone.now() - STALE_AFTER
+    )
+    ids = list(stale.values_list("game_id", flat=True))
+    for game_id in ids:
+        with transaction.atomic():
+            Review.objects.filter(game_id=game_id).update(updated_at=timezone.now())
+            after_commit(task_named("review_game"), game_id)
+    return len(ids)
+
+
+def request_review(*, game_id: int) -> Review:
+    """Start the review of a finished game, or return the one that exists."""
+    with transaction.atomic():
+        game = locked(game_id)
+        if game.status != Game.Status.FINISHED:
+            raise GameError("review_not_finished", "Only a finished game can be reviewed.")
+        review, created = Review.objects.get_or_create(
+            game=game, defaults={"total": game.version, "iterations": review_iterations()}
+        )
+        stale = review.status == Review.Status.RUNNING and (
+            review.updated_at < timezone.now() - STALE_AFTER
+        )
+        if created or stale:
+            if stale:
+                review.save(update_fields=["updated_at"])
+            after_commit(task_named("review_game"), game.pk)
+    return review
+
+
+def run_review(*, game_id: int) -> bool:
+    """Review every decision not yet stored; True when this call finished the review.
+
+    Each decision is stored in its own transaction, and only if no other worker stored it
+    first, so two deliveries of the task (a worker killed and its task sent again) finish
+    the review once."""
+    review = Review.objects.select_related("game").filter(game_id=game_id).first()
+    if review is None or review.status == Review.Status.DONE:
+        return False
+    game = review.game
+    engine = engine_for(game.engine_slug)
+    state = engine.new_game(game.players, game.seed, game.options)
+    for move in game.moves.order_by("number")[: review.total]:
+        if move.number >= review.progress:
+            found = advice.review_move(
+                engine, state, move.seat, move.payload, iterations=review.iterations
+            )
+            entry = {
+                "number": move.number + 1,
+                "seat": move.seat,
+                "move": move.payload,
+                **found.as_dict(),
+                "mark": advice.mark(engine, found.cost),
+            }
+            if not _store(review.pk, move.number, entry):
+                return False
+            # Open game pages show the progress: their board is sent again.
+            broadcast.notify_game_changed(game.pk, game.version)
+            review.progress = move.number + 1
+        state = engine.apply_move(state, move.seat, move.payload)
+    with transaction.atomic():
+        row = Review.objects.select_for_update().get(pk=review.pk)
+        if row.status == Review.Status.DONE:
+            return False
+        row.status = Review.Status.DONE
+        row.finished_at = timezone.now()
+        row.save(update_fields=["status", "finished_at", "updated_at"])
+    broadcast.notify_game_changed(game.pk, game.version)
+    return True
+
+
+def _store(review_id: int, number: int, entry: dict[str, Any]) -> bool:
+    with transaction.atomic():
+        row = Review.objects.select_for_update().get(pk=review_id)
+        if row.progress != number:
+            return False  # another worker stored this decision first
+        row.decisions = [*row.decisions, entry]
+        row.progress = number + 1
+        row.save(update_fields=["decisions", "progress", "updated_at"])
+    return True
+
+
+def review_data(review: Review | None) -> dict[str, Any]:
+    """The review as open data (`/games/<id>/review.json`)."""
+    if review is None:
+        return {"status": "none"}
+    data: dict[str, Any] = {
+        "status": review.status,
+        "progress": review.progress,
+        "total": review.total,
+        "iterations": review.iterations,
+        "note": (
+            "Values are the hard bot's estimates of the final score difference (own score "
+            "minus the best other), from the deciding seat's view, after the stated number of "
+            "search iterations per decision; a random draw can make a good decision look bad."
+        ),
+    }
+    if review.status == Review.Status.DONE:
+        data["decisions"] = [
+            {key: entry[key] for key in DECISION_KEYS} for entry in review.decisions
+        ]
+    return data
+
+
+DECISION_KEYS = ("number", "seat", "move", "best", "value", "best_value", "cost", "iterations")
+
+
+def seat_summaries(review: Review, players: int) -> list[dict[str, Any]]:
+    """Per seat: the estimated points lost in all, and the three costliest decisions."""
+    summaries = []
+    for seat in range(players):
+        own = [d for d in review.decisions if d["seat"] == seat]
+        costly = sorted((d for d in own if d["cost"] > 0), key=lambda d: (-d["cost"], d["number"]))
+        summaries.append(
+            {
+                "seat": seat,
+                "lost": round(sum(d["cost"] for d in own), 1),
+                "costliest": costly[:3],
+            }
+        )
+    return summaries
+
+
+def hint(*, game_id: int, user: Any) -> dict[str, Any]:
+    """The hard bot's choice for the member's seat, from its view; records the hint."""
+    with transaction.atomic():
+        game = locked(game_id)
+        seats = list(game.seats.all())
+        own = next((s for s in seats if s.user_id == user.pk), None)
+        if own is None:
+            raise GameError("not_seated", "You do not have a seat in this game.")
+        if any(s.user_id is not None and s.user_id != user.pk for s in seats):
+            raise GameError("hint_members", "Hints are only for games against bots.")
+        if game.status != Game.Status.RUNNING:
+            raise GameError("not_running", "This game is not running.")
+        if own.is_bot:
+            raise GameError("bot_seat", "A bot plays this seat now.")
+        engine = engine_for(game.engine_slug)
+        state = current_state(game, engine)
+        if own.position not in engine.to_move(state):
+            raise GameError("not_your_turn", "It is not this seat's turn.")
+        if not game.hints_used:
+            game.hints_used = True
+            game.save(update_fields=["hints_used", "updated_at"])
+    view = engine.view(state, own.position)
+    budget = bot_budget("hard")
+    found = turn_mcts.search(
+        engine,
+        view,
+        own.position,
+        seed=advice.view_seed(view, own.position),
+        iterations=budget.get("iterations"),
+        seconds=budget.get("budget", HARD_SECONDS),
+    )
+    move = dict(found.best_turn()[0])
+    # The words come from a determinization of the member's view: what the move would show
+    # the table, without the real hidden draw behind it.
+    sample = engine.determinize(view, own.position, advice.view_seed(view, own.position))
+    after = engine.apply_move(sample, own.position, move)
+    summary = boards.summarize(
+        game.engine_slug, engine.view(sample, None), own.position, move, engine.view(after, None)
+    )
+    return {
+        "move": move,
+        "summary": summary,
+        "seat": own.position,
+        "version": game.version,
+        # The member's board after the hinted move (hidden parts as the sample drew them).
+        "view": engine.view(after, own.position),
+    }

@@ -1,0 +1,217 @@
+"""The hard bot's review of a finished game (asked for, its progress, its open data) and the
+hint in a game against bots (games/services/review.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from games import boards, engines, rendering, services
+from games import messages as game_messages
+from games.engines.base import IllegalMove
+from games.models import Game, Review
+from games.services import review as reviews
+from games.views.common import get_game, int_param, my_seat, play_context
+
+# Who the alternative is said to come from, in the move's own sentence.
+BOT_NAME = gettext_lazy("The hard bot")
+
+
+def _review_of(game_id: int) -> Review | None:
+    return Review.objects.filter(game_id=game_id).first()
+
+
+@require_POST
+@login_required
+def request(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game(game_id)
+    try:
+        reviews.request_review(game_id=game.pk)
+    except services.GameError as exc:
+        messages.error(request, game_messages.describe(exc))
+        return redirect("games:play", game_id=game.pk)
+    if request.POST.get("from") == "play":
+        # The game page shows the progress live, over the game's socket.
+        return redirect("games:play", game_id=game.pk)
+    number = int_param(request.POST.get("move"))
+    target = reverse("games:replay", args=[game.pk])
+    return redirect(f"{target}?move={number}" if number is not None else target)
+
+
+@require_GET
+@login_required
+def data(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game(game_id)
+    found = reviews.review_data(_review_of(game.pk))
+    return JsonResponse(found, status=200 if found["status"] != "none" else 404)
+
+
+@require_GET
+@login_required
+def progress(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The progress line, polled by the replay page while the review runs."""
+    game = get_game(game_id)
+    return render(
+        request, "games/_review_progress.html", {"game": game, "review": _review_of(game.pk)}
+    )
+
+
+@require_POST
+@login_required
+def hint(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game(game_id)
+    try:
+        found = reviews.hint(game_id=game.pk, user=request.user)
+    except services.GameError as exc:
+        messages.error(request, game_messages.describe(exc))
+        return redirect("games:play", game_id=game.pk)
+    game = get_game(game_id)
+    seat = my_seat(game, request.user)
+    ctx = play_context(game, seat)
+    ctx["can_hint"] = True
+    names = ctx["names"]
+    ctx["hint_text"] = rendering.describe_payload(
+        game.engine_slug, names[found["seat"]], found["move"], found["summary"]
+    )
+    if request.POST.get("show") == "board":
+        # The board as it would be after the hint: shown, not playable, until the member
+        # goes back to their turn.
+        board = rendering.board_context(
+            game=game, seat=found["seat"], view=found["view"], replay_number=game.version
+        )
+        ctx.update({key: board[key] for key in ("view", "board", "is_my_turn", "scores")})
+        ctx["hint_board"] = True
+    return render(request, "games/play.html", ctx)
+
+
+# --- what the replay shows of a review --------------------------------------------------------
+
+CHART_WIDTH = 600
+CHART_HEIGHT = 200
+CHART_MARGIN = 30
+# Each seat's line is told apart by its dash pattern and marker shape, not only its colour.
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 5")
+MARKERS = ("●", "■", "▲", "◆", "✕")
+
+
+def replay_context(
+    request: HttpRequest, game: Game, number: int, seat: int | None, ctx: dict[str, Any]
+) -> dict[str, Any]:
+    """The review's part of the replay page: progress, marks in the move log, the decision
+    that led to this board and the bot's alternative, the summaries and the chart."""
+    review = _review_of(game.pk)
+    extra: dict[str, Any] = {"review": review, "can_review": game.status == Game.Status.FINISHED}
+    if review is None or review.status != Review.Status.DONE:
+        return extra
+    names = ctx["names"]
+    by_number = {d["number"]: d for d in review.decisions}
+    for entry in ctx["moves"]:
+        found = by_number.get(entry["number"])
+        entry["mark"] = found["mark"] if found else "none"
+        entry["cost"] = found["cost"] if found else 0
+    summaries = reviews.seat_summaries(review, game.players)
+    for summary in summaries:
+        summary["name"] = names[summary["seat"]]
+    extra["summaries"] = summaries
+    extra["review_chart"] = value_chart(review.decisions, names)
+    decision = by_number.get(number)
+    if decision is None:
+        return extra
+    extra["decision"] = decision
+    engine = engines.get(game.engine_slug)
+    before = services.state_at(game=game, number=number - 1)
+    made = game.moves.get(number=number - 1)
+    extra["made_text"] = rendering.describe_move(game.engine_slug, names[made.seat], made)
+    if decision["cost"] <= 0:
+        return extra
+    best = decision["best"]
+    try:
+        after = engine.apply_move(before, decision["seat"], best)
+    except IllegalMove:  # a review stored by an older engine: say nothing of its choice
+        return extra
+    summary = boards.summarize(
+        game.engine_slug,
+        engine.view(before, None),
+        decision["seat"],
+        best,
+        engine.view(after, None),
+    )
+    extra["best_text"] = rendering.describe_payload(game.engine_slug, str(BOT_NAME), best, summary)
+    extra["show_alternative"] = request.GET.get("alt") == "1"
+    if extra["show_alternative"]:
+        # The board after the bot's choice instead of the move made (the game is over, so
+        # the draw it would have revealed is no secret), with the choice as the last move.
+        recent = rendering.recent_moves(game, upto=number - 1)
+        recent.append(
+            {
+                "number": number,
+                "seat": decision["seat"],
+                "type": str(best.get("type", "")),
+                "summary": summary,
+                "text": extra["best_text"],
+            }
+        )
+        board = rendering.board_context(
+            game=game,
+            seat=seat,
+            view=engine.view(after, seat),
+            replay_number=number,
+            recent=recent,
+        )
+        extra.update({k: board[k] for k in ("view", "board", "recent", "scores")})
+    return extra
+
+
+def value_chart(decisions: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
+    """The estimated score difference of each seat over the game, as SVG coordinates."""
+    if not decisions:
+        return {}
+    last = max(d["number"] for d in decisions)
+    values = [d["value"] for d in decisions]
+    top, bottom = max(max(values), 0.0), min(min(values), 0.0)
+    span = (top - bottom) or 1.0
+    inner_w = CHART_WIDTH - 2 * CHART_MARGIN
+    inner_h = CHART_HEIGHT - 2 * CHART_MARGIN
+
+    def x(n: int) -> float:
+        return round(CHART_MARGIN + inner_w * n / max(last, 1), 1)
+
+    def y(v: float) -> float:
+        return round(CHART_MARGIN + inner_h * (top - v) / span, 1)
+
+    lines = []
+    for seat, name in enumerate(names):
+        points = [(x(d["number"]), y(d["value"])) for d in decisions if d["seat"] == seat]
+        if not points:
+            continue
+        lines.append(
+            {
+                "seat": seat,
+                "name": name,
+                "points": " ".join(f"{px},{py}" for px, py in points),
+                "dash": DASHES[seat % len(DASHES)],
+                "marker": MARKERS[seat % len(MARKERS)],
+                "dots": points,
+                "label_x": points[-1][0] + 4,
+                "label_y": points[-1][1],
+            }
+        )
+    return {
+        "width": CHART_WIDTH + 120,
+        "height": CHART_HEIGHT,
+        "zero_y": y(0.0),
+        "left": CHART_MARGIN,
+        "right": CHART_MARGIN + inner_w,
+        "top_label": round(top, 1),
+        "bottom_label": round(bottom, 1),
+        "top_y": CHART_MARGIN,
+        "bottom_y": CHART_MARGIN + inner_h,
+        "lines": lines,
+    }

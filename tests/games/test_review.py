@@ -1,0 +1,234 @@
+"""The post-game review (games/services/review.py): asked for once, stored, resumed after a
+dead worker, refused for running games; its open data and replay page; and the hint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from games import services, tasks
+from games.bots import review as advice
+from games.models import Game, Rating, Review
+from games.services import review as reviews
+from tests.games.conftest import build_game, play_random_moves
+
+
+@pytest.fixture
+def few_iterations(settings: Any) -> None:
+    settings.REVIEW_ITERATIONS = 2
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, tuple]]:
+    """The tasks handed to the broker (none is run)."""
+    calls: list[tuple[Any, tuple]] = []
+    monkeypatch.setattr(
+        services.common, "send_task", lambda task, args, countdown=0: calls.append((task, args))
+    )
+    return calls
+
+
+def finished_game(*players: Any, seed: int = 7) -> Game:
+    game = play_random_moves(build_game(*players, seed=seed))
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def test_a_running_game_is_not_reviewed(make_game, alice, client, sent) -> None:
+    game = make_game(alice, "normal")
+    with pytest.raises(services.GameError) as caught:
+        reviews.request_review(game_id=game.pk)
+    assert caught.value.code == "review_not_finished"
+    client.force_login(alice)
+    response = client.post(reverse("games:review", args=[game.pk]), follow=True)
+    assert "Only a finished game can be reviewed" in response.content.decode()
+    assert not Review.objects.exists()
+    assert sent == []
+    assert client.get(reverse("games:review_json", args=[game.pk])).json() == {"status": "none"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_requests_make_one_review(alice, bob, client, sent, few_iterations) -> None:
+    game = finished_game(alice, bob)
+    client.force_login(bob)
+    for _ in range(2):
+        response = client.post(reverse("games:review", args=[game.pk]))
+        assert response.status_code == 302
+    assert Review.objects.filter(game=game).count() == 1
+    assert [args for task, args in sent if task is tasks.review_game] == [(game.pk,)]
+    data = client.get(reverse("games:review_json", args=[game.pk])).json()
+    assert data["status"] == "running"
+    assert (data["progress"], data["total"], data["iterations"]) == (0, game.version, 2)
+    assert "decisions" not in data
+
+
+def test_the_review_runs_once_and_is_open_data(alice, bob, client, sent, few_iterations) -> None:
+    game = finished_game(alice, bob)
+    reviews.request_review(game_id=game.pk)
+    assert tasks.review_game.apply(args=(game.pk,)).get() is True
+    # A second delivery of the task finds the review done.
+    assert tasks.review_game.apply(args=(game.pk,)).get() is False
+    client.force_login(alice)
+    data = client.get(reverse("games:review_json", args=[game.pk])).json()
+    assert data["status"] == "done"
+    moves = list(game.moves.order_by("number"))
+    assert [d["number"] for d in data["decisions"]] == list(range(1, len(moves) + 1))
+    for decision, move in zip(data["decisions"], moves, strict=True):
+        assert set(decision) == set(reviews.DECISION_KEYS)
+        assert (decision["seat"], decision["move"]) == (move.seat, move.payload)
+        assert decision["iterations"] == 2
+        assert decision["cost"] >= 0
+        if decision["move"] == decision["best"]:
+            assert decision["cost"] == 0
+        else:
+            assert decision["cost"] == max(0, round(decision["best_value"] - decision["value"], 2))
+    assert "estimates" in data["note"]
+
+
+def test_a_review_cut_short_by_a_dead_worker_resumes_and_finishes_once(
+    alice, bob, sent, few_iterations, monkeypatch
+) -> None:
+    game = finished_game(alice, bob)
+    reviews.request_review(game_id=game.pk)
+    real = advice.review_move
+    calls: list[int] = []
+
+    class WorkerKilled(BaseException):
+        pass
+
+    def dies_at_the_fourth(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 4:
+            raise WorkerKilled
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(advice, "review_move", dies_at_the_fourth)
+    with pytest.raises(WorkerKilled):
+        reviews.run_review(game_id=game.pk)
+    review = Review.objects.get(game=game)
+    assert (review.status, review.progress, len(review.decisions)) == ("running", 3, 3)
+    # The task is delivered again (late acknowledgement): it carries on from move 4.
+    assert reviews.run_review(game_id=game.pk) is True
+    review.refresh_from_db()
+    assert review.status == "done"
+    assert [d["number"] for d in review.decisions] == list(range(1, game.version + 1))
+    assert len(calls) == game.version + 1  # every decision once, and the one cut short
+
+
+def test_a_second_worker_stops_where_the_first_already_stored(
+    alice, bob, sent, few_iterations
+) -> None:
+    game = finished_game(alice, bob)
+    review = reviews.request_review(game_id=game.pk)
+    entry = {"number": 1, "seat": 0, "move": {}, "best": {}, "value": 0, "best_value": 0}
+    assert reviews._store(review.pk, 0, entry) is True
+    # A worker that computed the same first decision cannot store it twice.
+    assert reviews._store(review.pk, 0, entry) is False
+    assert Review.objects.get(pk=review.pk).progress == 1
+
+
+def test_the_replay_shows_the_review_in_hungarian(alice, bob, client, sent, few_iterations) -> None:
+    game = finished_game(alice, bob)
+    reviews.request_review(game_id=game.pk)
+    reviews.run_review(game_id=game.pk)
+    review = Review.objects.get(game=game)
+    costly = max(review.decisions, key=lambda d: d["cost"])
+    assert costly["cost"] > 0
+    alice.language = "hu"
+    alice.save()
+    client.force_login(alice)
+    url = reverse("games:replay", args=[game.pk])
+    page = client.get(f"{url}?move={costly['number']}", HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+    assert "Becsült elvesztett pontok" in page
+    assert f"?move={costly['number']}&amp;alt=1" in page
+    assert "review-chart" in page
+    alternative = client.get(
+        f"{url}?move={costly['number']}&alt=1", HTTP_ACCEPT_LANGUAGE="hu"
+    ).content.decode()
+    assert "alt-note" in alternative
+
+
+def test_a_hint_is_refused_in_a_game_with_two_members(make_game, alice, bob, client) -> None:
+    game = make_game(alice, bob)
+    with pytest.raises(services.GameError) as caught:
+        reviews.hint(game_id=game.pk, user=alice)
+    assert caught.value.code == "hint_members"
+    client.force_login(alice)
+    response = client.post(reverse("games:hint", args=[game.pk]), follow=True)
+    assert "Hints are only for games against bots" in response.content.decode()
+    game.refresh_from_db()
+    assert game.hints_used is False
+
+
+def test_a_hint_against_bots_is_recorded_and_leaves_the_game_unrated(
+    make_game, alice, client, sent
+) -> None:
+    game = make_game(alice, "normal")
+    client.force_login(alice)
+    page = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert reverse("games:hint", args=[game.pk]) in page
+    response = client.post(reverse("games:hint", args=[game.pk]))
+    assert response.status_code == 200
+    assert "Hint from the hard bot" in response.content.decode()
+    game.refresh_from_db()
+    assert game.hints_used is True
+    game = play_random_moves(game)
+    services.finish_game(game_id=game.pk)
+    assert not Rating.objects.exists()
+    assert all(r.rating_after is None for r in game.results.all())
+    page = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "so it is not rated" in page
+
+
+def test_a_hint_is_only_for_the_member_to_move(make_game, alice) -> None:
+    game = make_game("normal", alice)
+    with pytest.raises(services.GameError) as caught:
+        reviews.hint(game_id=game.pk, user=alice)
+    assert caught.value.code == "not_your_turn"
+
+
+def test_the_game_page_shows_the_progress_its_socket_sends(
+    alice, bob, client, sent, few_iterations, monkeypatch
+) -> None:
+    """Each stored decision announces the game on its socket, and the board it then gets
+    (a new stamp) says how far the review has come."""
+    from games import broadcast, rendering
+
+    game = finished_game(alice, bob)
+    announced: list[tuple[int, int]] = []
+    monkeypatch.setattr(broadcast, "notify_game_changed", lambda g, v: announced.append((g, v)))
+    client.force_login(alice)
+    client.post(reverse("games:review", args=[game.pk]), {"from": "play"})
+    before = rendering.board_stamp(game)
+    html = rendering.board_html(game=game, seat=0)
+    assert f"move 0 of {game.version}" in html
+    real = advice.review_move
+
+    def stops_after_two(*args: Any, **kwargs: Any) -> Any:
+        if len(announced) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(advice, "review_move", stops_after_two)
+    with pytest.raises(KeyboardInterrupt):
+        reviews.run_review(game_id=game.pk)
+    assert announced == [(game.pk, game.version)] * 2
+    assert rendering.board_stamp(game) != before
+    assert f"move 2 of {game.version}" in rendering.board_html(game=game, seat=0)
+
+
+def test_a_hint_is_shown_on_the_board_without_being_played(make_game, alice, client, sent) -> None:
+    from games import engines
+
+    game = make_game(alice, "normal")
+    engine = engines.get(game.engine_slug)
+    client.force_login(alice)
+    page = client.post(reverse("games:hint", args=[game.pk]), {"show": "board"}).content.decode()
+    assert "The board shows the position after the hint" in page
+    # Akropolis begins by taking a tile: the board after the hint is in the placing phase.
+    assert 'data-phase="place"' in page
+    game.refresh_from_db()
+    assert game.version == 0
+    assert engine.view(engine.load(game.state), 0)["phase"] == "take"

@@ -1,0 +1,76 @@
+"""A review in a real Celery worker that is killed halfway: it resumes and finishes once."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from games.models import Game, Review
+from games.services import review as reviews
+from tests.conftest import BIN, ROOT, stop
+from tests.games.conftest import build_game, play_random_moves
+
+
+def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    from config.celery import app
+
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "--loglevel=INFO"]
+            + ["--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    app.send_task("accounts.tasks.ping").get(timeout=60)
+    return proc
+
+
+def wait_for(condition, seconds: float = 300) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    pytest.fail("timed out")
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_review_survives_its_worker_being_killed(
+    celery_worker_process: subprocess.Popen[bytes],
+    process_env: dict[str, str],
+    tmp_path: Path,
+    alice,
+    bob,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = play_random_moves(build_game(alice, bob, seed=9))
+    assert game.status == Game.Status.FINISHED
+    reviews.request_review(game_id=game.pk)
+    wait_for(lambda: Review.objects.filter(game=game, progress__gte=3).exists())
+    os.kill(celery_worker_process.pid, signal.SIGKILL)
+    celery_worker_process.wait(timeout=30)
+    cut = Review.objects.get(game=game)
+    assert cut.status == "running"
+    assert 3 <= cut.progress < game.version
+    # A new worker; the beat's rescue sends the review again once it stopped moving.
+    second = start_worker(process_env, tmp_path / "second-worker.log")
+    try:
+        monkeypatch.setattr(reviews, "STALE_AFTER", datetime.timedelta(0))
+        assert reviews.resume_stale_reviews() == 1
+        wait_for(lambda: Review.objects.filter(game=game, status="done").exists())
+    finally:
+        stop(second)
+    review = Review.objects.get(game=game)
+    assert [d["number"] for d in review.decisions] == list(range(1, game.version + 1))
+    assert review.progress == review.total == game.version
+    # What the first worker stored was kept, not computed again.
+    assert review.decisions[: cut.progress] == cut.decisions
