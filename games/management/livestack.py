@@ -9,6 +9,7 @@ Nothing here listens or connects anywhere but 127.0.0.1 (or localhost).
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import os
 import re
@@ -19,6 +20,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -27,6 +29,9 @@ from django.core.management.base import CommandError
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 VERSION = re.compile(rb'data-version="(\d+)"')
+TRACE = re.compile(rb"<!--live-trace (\{[^}]*\})-->")  # games/consumers.py: trace()
+# The hops of a traced board, in order: each is the time from the one before it.
+HOPS = ("commit", "publish", "receive", "read", "render", "send")
 LOCAL = ("127.0.0.1", "localhost")
 
 
@@ -74,6 +79,29 @@ def spread(values: list[float]) -> str:
         for name, p in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99))
     ]
     return ", ".join(parts) + f", max {values[-1] if values else float('nan'):.0f}"
+
+
+def hop_lines(watches: list[Watch], committed: dict[tuple[int, int], float]) -> list[str]:
+    """Where the time of traced boards went, hop by hop (ms, p50 and p95): from the move's
+    insert to the commit, then each hop of the trace, then from the send to the arrival."""
+    names = ["insert", *HOPS, "arrival"]
+    spans: dict[str, list[float]] = {f"{a} -> {b}": [] for a, b in pairwise(names)}
+    for watch in watches:
+        for version, hops in watch.traces.items():
+            inserted = committed.get((watch.game_id, version))
+            if inserted is None or not all(h in hops for h in HOPS):
+                continue
+            times = [inserted, *(hops[h] for h in HOPS), watch.arrivals[version]]
+            for span, (begin, end) in zip(spans, pairwise(times), strict=True):
+                spans[span].append((end - begin) * 1000)
+    lines = []
+    for span, values in spans.items():
+        values.sort()
+        if values:
+            lines.append(
+                f"  {span}: p50 {percentile(values, 0.5):.1f}, p95 {percentile(values, 0.95):.1f}"
+            )
+    return lines
 
 
 # --- a database and a Redis database of one's own --------------------------------------------
@@ -134,6 +162,7 @@ def site_env(database_url: str, redis_url: str, prefix: str, bot_delay: float) -
             "SESSION_COOKIE_SECURE": "false",
             "CSRF_COOKIE_SECURE": "false",
             "LOG_LEVEL": "WARNING",
+            "LIVE_TRACE": "true",
             "PYTHONUNBUFFERED": "1",
         }
     )
@@ -223,6 +252,7 @@ class Watch:
     connected_at: float = 0.0
     arrivals: dict[int, float] = field(default_factory=dict)
     reconnects: int = 0
+    traces: dict[int, dict[str, float]] = field(default_factory=dict)
 
 
 async def listen(
@@ -257,6 +287,9 @@ async def listen(
                     match = VERSION.search(message[:400])
                     if match:
                         watch.arrivals.setdefault(int(match.group(1)), now)
+                        traced = TRACE.search(message[-400:])
+                        if traced:
+                            watch.traces.setdefault(int(match.group(1)), json.loads(traced[1]))
                     if on_board is not None:
                         on_board(message)
         except asyncio.CancelledError:

@@ -177,6 +177,11 @@ class Command(BaseCommand):
             f"commit to arrival (ms): {livestack.spread(latencies)} ({len(latencies)} messages)"
         )
         self.stdout.write(f"lost messages: {lost} of {expected}; reconnects: {reconnects}")
+        hops = livestack.hop_lines(watches, {k: v for k, v in committed.items() if k in in_window})
+        if hops:
+            self.stdout.write("where the time went (ms, from the move's insert to the arrival):")
+            for line in hops:
+                self.stdout.write(line)
         self.stdout.write(
             json.dumps(
                 {
