@@ -50,6 +50,8 @@ from games.management.livestack import Watch, percentile, spread
 THINK_SECONDS = (2.0, 8.0)
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 CSRF_HEADER = re.compile(r'"X-CSRFToken": "([^"]+)"')
+LOG_IN_WAIT_SECONDS = 10.0  # after a 429 from the log-in rate limit
+LOG_IN_TRIES = 60
 CATCH_UP_SECONDS = 20.0  # a member whose socket brought nothing for this long reloads the board
 
 
@@ -184,20 +186,30 @@ class Browser:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
-async def sign_in(browser: Browser, member: Member) -> None:
-    """The log-in form, then the game page: the session, the page's CSRF token and board."""
-    status, page, _ = await browser.call(member, "/accounts/login/")
-    token = CSRF_FIELD.search(page)
-    if status != 200 or token is None:
-        raise CommandError(f"{member.username}: the log-in page answered {status}")
-    form = {"login": member.username, "password": member.password}
-    await browser.call(member, "/accounts/login/", {**form, "csrfmiddlewaretoken": token[1]})
+async def sign_in(browser: Browser, member: Member) -> int:
+    """The log-in form, then the game page: the session, the page's CSRF token and board.
+    Returns how many times the site's log-in rate limit (per address: every member here comes
+    from 127.0.0.1) made the member wait a while and try again."""
+    held_back = 0
+    while True:
+        status, page, _ = await browser.call(member, "/accounts/login/")
+        token = CSRF_FIELD.search(page)
+        if status != 200 or token is None:
+            raise CommandError(f"{member.username}: the log-in page answered {status}")
+        form = {"login": member.username, "password": member.password}
+        data = {**form, "csrfmiddlewaretoken": token[1]}
+        status, _, _ = await browser.call(member, "/accounts/login/", data)
+        if status != 429 or held_back >= LOG_IN_TRIES:
+            break
+        held_back += 1
+        await asyncio.sleep(LOG_IN_WAIT_SECONDS)
     status, page, _ = await browser.call(member, f"/games/{member.game_id}/")
     token = CSRF_HEADER.search(page)
-    if status != 200 or token is None:
+    if status != 200 or token is None or 'id="game-board"' not in page:
         raise CommandError(f"{member.username} could not sign in (the game answered {status})")
     member.csrf = token[1]
     member.take(page)
+    return held_back
 
 
 async def play(browser: Browser, member: Member, until: float, rng: random.Random) -> None:
@@ -308,8 +320,12 @@ async def drive(
         server = servers[n % 2]
         watch = Watch(game_id=game_id, server=server)
         members.append(Member(username, password, game_id, server, watch))
+    held_back = 0
     for member in members:  # one at a time: each log-in hashes a password on a busy machine
-        await sign_in(browser, member)
+        held_back += await sign_in(browser, member)
+    if held_back:
+        print(f"log-ins held back by the site's rate limit and tried again: {held_back}")
+    browser.statuses.clear()  # from here on, the answers of play
     spectators = [
         Watch(game_id=games[n % len(games)][2], server=servers[(n + 1) % 2])
         for n in range(options.spectators)
@@ -405,7 +421,7 @@ def report(
     print(f"bot turn beyond the {options.bot_delay:g} s delay (ms): {spread(bot_ms)}")
     answers = ", ".join(f"{s}: {n}" for s, n in sorted(browser.statuses.items()))
     shown = ", ".join(f"{s}: {n}" for s, n in errors.items()) or "none"
-    print(f"HTTP answers by status: {answers}; errors by status: {shown}; 5xx: {server_errors}")
+    print(f"HTTP answers while playing: {answers}; errors by status: {shown}; 5xx: {server_errors}")
     print(
         f"lost updates: {lost} of {expected}; reconnects: {reconnects}; "
         f"boards fetched over HTTP: {sum(m.reloads for m in members)}"
