@@ -6,14 +6,19 @@ the member would wait for it (a paused Redis held each move 15 s, the socket tim
 layer). So in a server process the hint is handed to the server's event loop and the request
 answers at once: it is sent after the response, and given up after `TIMEOUT` seconds. Anywhere
 else (a Celery worker, a management command, a test) it is sent before the call returns, with
-the same limit. Hints are at most once anyway (DESIGN.md principle 7): a page that misses one
-catches up when it notices the gap or reconnects.
+the same limit. A Celery worker sends it through one event loop kept on a thread of its own for
+the life of the process (`Publisher`): the layer's Redis connections stay open from one hint to
+the next, instead of a new loop and connection for each. Hints are at most once anyway
+(DESIGN.md principle 7): a page that misses one catches up when it notices the gap or reconnects.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import threading
+import time
 import weakref
 from typing import Any
 
@@ -33,10 +38,53 @@ def serve_from_running_loop() -> None:
     _server_loops.add(asyncio.get_running_loop())
 
 
+class Publisher:
+    """An event loop running on a thread of its own, made on first use in each process (a
+    forked worker child makes its own): hints sent through it reuse the layer's connections."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            alive = self._thread is not None and self._thread.is_alive()
+            if self._loop is None or self._pid != os.getpid() or not alive:
+                self._loop = asyncio.new_event_loop()
+                self._thread = threading.Thread(
+                    target=self._loop.run_forever, name="announce-publisher", daemon=True
+                )
+                self._thread.start()
+                self._pid = os.getpid()
+            return self._loop
+
+    def send(self, layer: Any, group: str, message: dict[str, Any], what: str) -> None:
+        """Send before returning, as `send` does outside a server; `_deliver` gives up after
+        `TIMEOUT` seconds and logs why."""
+        future = asyncio.run_coroutine_threadsafe(
+            _deliver(layer, group, message, what), self.loop()
+        )
+        future.result(TIMEOUT + 1.0)
+
+
+_publisher: Publisher | None = None
+
+
+def publish_from_own_loop() -> None:
+    """This process sends its hints through a `Publisher` (a Celery worker: config/celery.py)."""
+    global _publisher
+    _publisher = _publisher or Publisher()
+
+
 def send(layer: Any, group: str, message: dict[str, Any], what: str) -> None:
     """`group_send` a hint; `what` names it in the log if it cannot be sent."""
     try:
-        async_to_sync(_send_or_schedule)(layer, group, message, what)
+        if _publisher is not None:
+            _publisher.send(layer, group, message, what)
+        else:
+            async_to_sync(_send_or_schedule)(layer, group, message, what)
     except Exception:
         logger.exception("Could not announce %s", what)
 
@@ -55,6 +103,8 @@ async def _send_or_schedule(layer: Any, group: str, message: dict[str, Any], wha
 
 
 async def _deliver(layer: Any, group: str, message: dict[str, Any], what: str) -> None:
+    if isinstance(message.get("at"), dict):
+        message["at"]["publish"] = time.time()  # a traced message (games/broadcast.py)
     try:
         await asyncio.wait_for(layer.group_send(group, message), TIMEOUT)
     except Exception:

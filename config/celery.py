@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from celery.signals import worker_init
 from kombu.transport import TRANSPORT_ALIASES
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -16,3 +17,12 @@ TRANSPORT_ALIASES["clubfs"] = "config.fs_transport:Transport"
 app = Celery("config", task_cls="celery.contrib.django.task:DjangoTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def _publish_from_own_loop(**kwargs: object) -> None:
+    """A worker sends its live hints through one long-lived loop and connection
+    (config/announce.py); forked children inherit the choice and make their own loop."""
+    from config import announce
+
+    announce.publish_from_own_loop()

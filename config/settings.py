@@ -299,6 +299,9 @@ BOT_BUDGETS: dict[str, object] = {"hard": 0.05} if TESTING else {}
 # --- Games ------------------------------------------------------------------------------------
 
 BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 1.0)  # seconds between a move and a bot's reply
+# Live boards end with an HTML comment giving the time of each hop from the commit to the send
+# (games/consumers.py); `manage.py bench_live` turns it on to print where the time goes.
+LIVE_TRACE = env_bool("LIVE_TRACE", False)
 TURN_TIMEOUT = env_float("TURN_TIMEOUT", 24 * 3600)  # seconds before a bot takes over a seat
 # Search iterations per decision of a post-game review (games/services/review.py).
 REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 2 if TESTING else 8))

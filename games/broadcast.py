@@ -1,12 +1,14 @@
 """Telling open game pages that a game changed (DESIGN.md principle 6: sockets are hints).
 
-The group message carries only the game's id and move number, never HTML or state: the
-boards are rendered in the server processes, each from one seat's view (principle 4).
+The group message carries only the game's id and move number (and the times of its hops),
+never HTML or state: the boards are rendered in the server processes, each from one seat's
+view (principle 4).
 """
 
 from __future__ import annotations
 
 import secrets
+import time
 
 from channels.layers import get_channel_layer
 
@@ -43,6 +45,8 @@ def notify_game_changed(game_id: int, version: int) -> None:
         "game": game_id,
         "version": version,
         "event": secrets.token_hex(6),
+        # When each hop began (seconds since the epoch): the live trace (settings.LIVE_TRACE).
+        "at": {"commit": time.time()},
     }
     # At most once anyway: a page that misses this fetches the board when it notices.
     announce.send(layer, group_name(game_id), message, f"move {version} of game {game_id}")

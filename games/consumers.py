@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import time
 import uuid
 from typing import Any
 from urllib.parse import parse_qs
@@ -114,6 +116,7 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
         if int(event.get("version", 0)) < self.sent_version:
             return
         snapshot = await self.hub.snapshot(self.game_id, event)
+        read_at = time.time()
         if snapshot.game is None or snapshot.version < self.sent_version:
             return
         if (snapshot.version, snapshot.stamp) == (self.sent_version, self.sent_stamp):
@@ -121,11 +124,14 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
         # Looked up for each announcement: a member who joins an open seat becomes that seat.
         position = snapshot.position_of(self.user_id)
         html = await self.hub.board(snapshot, position, self.language)
+        rendered_at = time.time()
         # Another announcement may have sent a newer board while this one was rendered.
         if snapshot.version < self.sent_version:
             return
         if (snapshot.version, snapshot.stamp) != (self.sent_version, self.sent_stamp):
             self.sent_version, self.sent_stamp = snapshot.version, snapshot.stamp
+            if settings.LIVE_TRACE:
+                html += trace(event, read_at, rendered_at)
             await self.send(text_data=html)
 
     @database_sync_to_async
@@ -137,6 +143,14 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
             return str(user.language)
         cookie = self.scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
         return cookie if cookie in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def trace(event: dict[str, Any], read_at: float, rendered_at: float) -> str:
+    """When each hop of this board began, from the commit to the send (settings.LIVE_TRACE):
+    an HTML comment after the board, with times only."""
+    hops = {k: float(v) for k, v in dict(event.get("at") or {}).items()}
+    hops.update({"read": read_at, "render": rendered_at, "send": time.time()})
+    return f"<!--live-trace {json.dumps(hops)}-->"
 
 
 class LobbyConsumer(SessionBound, AsyncWebsocketConsumer):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -137,6 +138,8 @@ class Hub:
                 await self._add_groups()
                 continue
             if event.get("type") == "game.changed":
+                if isinstance(event.get("at"), dict):
+                    event["at"]["receive"] = time.time()
                 asyncio.create_task(self._deliver(event))
             elif event.get("type") == "session.ended":
                 asyncio.create_task(self._end_sessions(event))

@@ -269,6 +269,28 @@ async def test_a_late_announcement_of_an_older_move_is_not_sent_again() -> None:
         await socket.disconnect()
 
 
+async def test_a_traced_board_ends_with_the_time_each_hop_began_in_order(settings) -> None:
+    game, alice, bob, _ = await two_member_game()
+    socket = await connect(game.pk, alice)
+    try:
+        await play_first_move(game)
+        plain = await socket.receive_from(timeout=10)
+        assert "live-trace" not in plain
+        settings.LIVE_TRACE = True
+        await play_first_move(game)  # the second move: bob's turn now
+        traced = await socket.receive_from(timeout=10)
+    finally:
+        await socket.disconnect()
+    assert 'data-version="2"' in traced
+    found = re.search(r"<!--live-trace (\{[^}]*\})-->$", traced)
+    assert found, traced[-300:]
+    hops = json.loads(found[1])
+    order = ["commit", "publish", "receive", "read", "render", "send"]
+    assert list(hops) == order
+    times = [hops[name] for name in order]
+    assert times == sorted(times)
+
+
 @pytest.mark.slow
 def test_a_bot_move_played_in_the_worker_reaches_a_browsers_socket(
     asgi_server: str, celery_worker_process: Any

@@ -19,77 +19,22 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import os
-import re
-import signal
-import socket
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from games import engines
+from games.management import livestack
+from games.management.livestack import Watch, percentile
 
-ROOT = Path(settings.BASE_DIR)
-BIN = Path(sys.executable).parent
 CHILD = "BENCH_LIVE_CHILD"
-VERSION = re.compile(rb'data-version="(\d+)"')
 WARM_UP = 3  # boards each socket receives before the measurement starts
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise CommandError(f"a server exited early (code {proc.returncode})")
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise CommandError(f"nothing listens on port {port} after {timeout} s")
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is not None:
-        return
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """The nearest-rank percentile of sorted `values`."""
-    if not values:
-        return float("nan")
-    rank = max(1, min(len(values), math.ceil(fraction * len(values))))
-    return values[rank - 1]
-
-
-@dataclass
-class Watch:
-    """One spectator socket: the game it watches and when each move number arrived."""
-
-    game_id: int
-    server: str
-    connected_at: float = 0.0
-    arrivals: dict[int, float] = field(default_factory=dict)
-    reconnects: int = 0
 
 
 class Command(BaseCommand):
@@ -121,72 +66,16 @@ class Command(BaseCommand):
         if os.environ.get(CHILD):
             self.run_benchmark(options)
             return
-        self.check_places(options)
-        self.fresh_database(options["database_url"])
-        self.fresh_redis(options["redis_url"])
-        env = self.site_env(options)
+        livestack.check_places(options["database_url"], options["redis_url"], "bench")
+        livestack.fresh_database(options["database_url"])
+        livestack.fresh_redis(options["redis_url"])
+        env = livestack.site_env(
+            options["database_url"], options["redis_url"], "bench", options["bot_delay"]
+        )
         self.stdout.write("Migrating the benchmark database...")
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+        livestack.migrate(env)
         argv = [sys.executable, "manage.py", "bench_live", *sys.argv[2:]]
-        sys.exit(subprocess.run(argv, cwd=ROOT, env={**env, CHILD: "1"}).returncode)
-
-    def check_places(self, options: dict[str, Any]) -> None:
-        database, redis_url = urlsplit(options["database_url"]), urlsplit(options["redis_url"])
-        if database.hostname not in ("127.0.0.1", "localhost") or "bench" not in database.path:
-            raise CommandError(
-                "--database-url must be a local database whose name says 'bench' "
-                "(it is dropped and created again)."
-            )
-        if redis_url.hostname not in ("127.0.0.1", "localhost") or redis_url.path in ("", "/0"):
-            raise CommandError(
-                "--redis-url must be a local Redis database other than 0 (it is emptied)."
-            )
-
-    def fresh_database(self, url: str) -> None:
-        import psycopg
-
-        parts = urlsplit(url)
-        name = parts.path.lstrip("/")
-        admin = parts._replace(path="/postgres").geturl()
-        try:
-            with psycopg.connect(admin, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-                conn.execute(f'CREATE DATABASE "{name}"')
-        except psycopg.Error as exc:
-            raise CommandError(f"PostgreSQL at {parts.hostname}:{parts.port}: {exc}") from None
-
-    def fresh_redis(self, url: str) -> None:
-        import redis
-
-        try:
-            redis.Redis.from_url(url).flushdb()
-        except redis.RedisError as exc:
-            raise CommandError(f"Redis at {url}: {exc}") from None
-
-    def site_env(self, options: dict[str, Any]) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update(
-            {
-                "DJANGO_SETTINGS_MODULE": "config.settings",
-                "DATABASE_URL": options["database_url"],
-                "REDIS_URL": options["redis_url"],
-                "CHANNELS_PREFIX": "bench",
-                "BOT_MOVE_DELAY": str(options["bot_delay"]),
-                "DEBUG": "false",
-                "SECRET_KEY": "benchmark-only-" + os.urandom(16).hex(),
-                "ALLOWED_HOSTS": "127.0.0.1,localhost",
-                "SECURE_SSL_REDIRECT": "false",
-                "LOG_LEVEL": "WARNING",
-                "PYTHONUNBUFFERED": "1",
-            }
-        )
-        env.pop("PYTEST_VERSION", None)
-        return env
+        sys.exit(subprocess.run(argv, cwd=livestack.ROOT, env={**env, CHILD: "1"}).returncode)
 
     # --- the child: runs with the benchmark's database and Redis ------------------------------
 
@@ -196,17 +85,7 @@ class Command(BaseCommand):
         logs.mkdir(parents=True, exist_ok=True)
         processes: list[subprocess.Popen[bytes]] = []
         try:
-            servers = []
-            for n in range(options["servers"]):
-                port = free_port()
-                proc = self.start(
-                    [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port)]
-                    + ["config.asgi:application"],
-                    logs / f"daphne-{n}.log",
-                )
-                processes.append(proc)
-                wait_for_port(port, proc)
-                servers.append(f"127.0.0.1:{port}")
+            servers = livestack.start_servers(options["servers"], logs, processes)
             watches = [
                 Watch(game_id=games[i % len(games)], server=servers[i % len(servers)])
                 for i in range(options["sockets"])
@@ -215,38 +94,23 @@ class Command(BaseCommand):
                 f"{len(games)} game(s), {len(watches)} socket(s), {len(servers)} server(s); "
                 f"measuring for {options['seconds']:.0f} s..."
             )
-            worker = [str(BIN / "celery"), "-A", "config", "worker", "--loglevel=WARNING"]
-            worker += ["--concurrency", str(options["workers"]), "--without-gossip"]
-            worker += ["--without-mingle", "--without-heartbeat"]
+            worker = livestack.worker_argv(options["workers"])
 
             def start_worker() -> None:
-                processes.append(self.start(worker, logs / "worker.log"))
+                processes.append(livestack.start(worker, logs / "worker.log"))
 
             window = asyncio.run(self.watch(watches, cookie, options["seconds"], start_worker))
         finally:
             for proc in reversed(processes):
-                stop(proc)
+                livestack.stop(proc)
         self.report(games, watches, window)
-
-    def start(self, argv: list[str], log: Path) -> subprocess.Popen[bytes]:
-        with open(log, "wb") as out:
-            return subprocess.Popen(argv, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
 
     def make_games(self, options: dict[str, Any]) -> tuple[list[int], str]:
         """G games of bots (started at once: their first bot turns wait for the worker), and
         the session cookie of the member who watches them."""
-        from django.contrib.auth import SESSION_KEY, get_user_model
-        from django.contrib.sessions.backends.db import SessionStore
-
         from games import services
         from games.models import Seat
 
-        watcher = get_user_model().objects.create_user(username="bench-watcher", password=None)
-        session = SessionStore()
-        session[SESSION_KEY] = str(watcher.pk)
-        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
-        session["_auth_user_hash"] = watcher.get_session_auth_hash()
-        session.save()
         games = []
         for _ in range(options["games"]):
             game = services.create_game(
@@ -259,52 +123,13 @@ class Command(BaseCommand):
             # Random legal moves (games.bots: "random"): the time goes to the site, not to bots.
             Seat.objects.filter(game=game).update(bot_level="random")
             games.append(game.pk)
-        return games, f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+        return games, livestack.session_cookie("bench-watcher")
 
     async def watch(
         self, watches: list[Watch], cookie: str, seconds: float, start_worker: Any
     ) -> tuple[float, float]:
         """Connect every socket, start the bots, listen for `seconds`; returns the window."""
-        import websockets
-
-        async def listen(watch: Watch, opened: asyncio.Event) -> None:
-            url = f"ws://{watch.server}/ws/games/{watch.game_id}/"
-            headers = {"Cookie": cookie, "Origin": f"http://{watch.server}"}
-            while True:
-                try:
-                    async with websockets.connect(
-                        url,
-                        additional_headers=headers,
-                        compression=None,
-                        max_size=None,
-                        open_timeout=60,
-                        ping_interval=None,
-                    ) as ws:
-                        if not watch.connected_at:
-                            watch.connected_at = time.time()
-                        opened.set()
-                        while True:
-                            # Bytes: the client's time goes to receiving, not to decoding.
-                            message = await ws.recv(decode=False)
-                            now = time.time()
-                            match = VERSION.search(message[:400])
-                            if match:
-                                watch.arrivals.setdefault(int(match.group(1)), now)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    if opened.is_set():
-                        watch.reconnects += 1
-                    await asyncio.sleep(0.5)
-
-        tasks, events = [], []
-        for index, watch in enumerate(watches):
-            opened = asyncio.Event()
-            events.append(opened)
-            tasks.append(asyncio.create_task(listen(watch, opened)))
-            if index % 50 == 49:  # in batches: a thousand handshakes at once would time out
-                await asyncio.gather(*(e.wait() for e in events))
-        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), timeout=300)
+        tasks = await livestack.open_sockets([(watch, cookie, None) for watch in watches])
         await asyncio.sleep(1.0)  # every consumer has joined its hub
         start_worker()
         # Steady state: the window opens once every socket has had three boards (the servers
@@ -316,9 +141,7 @@ class Command(BaseCommand):
         await asyncio.sleep(seconds)
         end = time.time()
         await asyncio.sleep(3.0)  # what is on its way when the window closes still counts
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await livestack.close_sockets(tasks)
         return begin, end
 
     def report(self, games: list[int], watches: list[Watch], window: tuple[float, float]) -> None:
@@ -351,15 +174,14 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"moves: {len(in_window)} ({len(in_window) / seconds:.1f} moves/s)")
         self.stdout.write(
-            "commit to arrival (ms): "
-            + ", ".join(
-                f"{name} {percentile(latencies, p):.0f}"
-                for name, p in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99))
-            )
-            + f", max {latencies[-1] if latencies else float('nan'):.0f}"
-            + f" ({len(latencies)} messages)"
+            f"commit to arrival (ms): {livestack.spread(latencies)} ({len(latencies)} messages)"
         )
         self.stdout.write(f"lost messages: {lost} of {expected}; reconnects: {reconnects}")
+        hops = livestack.hop_lines(watches, {k: v for k, v in committed.items() if k in in_window})
+        if hops:
+            self.stdout.write("where the time went (ms, from the move's insert to the arrival):")
+            for line in hops:
+                self.stdout.write(line)
         self.stdout.write(
             json.dumps(
                 {

@@ -1,0 +1,322 @@
+"""The parts the live benchmark (`manage.py bench_live`) and the load test (`python -m
+tests.load`) share: a database and a Redis database of their own, daphne servers and Celery
+workers started on loopback and stopped again, sockets that record when each board arrives,
+and percentiles.
+
+Nothing here listens or connects anywhere but 127.0.0.1 (or localhost).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from django.core.management.base import CommandError
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+VERSION = re.compile(rb'data-version="(\d+)"')
+TRACE = re.compile(rb"<!--live-trace (\{[^}]*\})-->")  # games/consumers.py: trace()
+# The hops of a traced board, in order: each is the time from the one before it.
+HOPS = ("commit", "publish", "receive", "read", "render", "send")
+LOCAL = ("127.0.0.1", "localhost")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise CommandError(f"a server exited early (code {proc.returncode})")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise CommandError(f"nothing listens on port {port} after {timeout} s")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The nearest-rank percentile of sorted `values`."""
+    if not values:
+        return float("nan")
+    rank = max(1, min(len(values), math.ceil(fraction * len(values))))
+    return values[rank - 1]
+
+
+def spread(values: list[float]) -> str:
+    """`p50 …, p95 …, p99 …, max …` of sorted milliseconds."""
+    parts = [
+        f"{name} {percentile(values, p):.0f}"
+        for name, p in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99))
+    ]
+    return ", ".join(parts) + f", max {values[-1] if values else float('nan'):.0f}"
+
+
+def hop_lines(watches: list[Watch], committed: dict[tuple[int, int], float]) -> list[str]:
+    """Where the time of traced boards went, hop by hop (ms, p50 and p95): from the move's
+    insert to the commit, then each hop of the trace, then from the send to the arrival."""
+    names = ["insert", *HOPS, "arrival"]
+    spans: dict[str, list[float]] = {f"{a} -> {b}": [] for a, b in pairwise(names)}
+    for watch in watches:
+        for version, hops in watch.traces.items():
+            inserted = committed.get((watch.game_id, version))
+            if inserted is None or not all(h in hops for h in HOPS):
+                continue
+            times = [inserted, *(hops[h] for h in HOPS), watch.arrivals[version]]
+            for span, (begin, end) in zip(spans, pairwise(times), strict=True):
+                spans[span].append((end - begin) * 1000)
+    lines = []
+    for span, values in spans.items():
+        values.sort()
+        if values:
+            lines.append(
+                f"  {span}: p50 {percentile(values, 0.5):.1f}, p95 {percentile(values, 0.95):.1f}"
+            )
+    return lines
+
+
+# --- a database and a Redis database of one's own --------------------------------------------
+
+
+def check_places(database_url: str, redis_url: str, word: str) -> None:
+    """Both are emptied: only a local database whose name says `word` and a local Redis
+    database other than 0 will do."""
+    database, redis_parts = urlsplit(database_url), urlsplit(redis_url)
+    if database.hostname not in LOCAL or word not in database.path:
+        raise CommandError(
+            f"--database-url must be a local database whose name says '{word}' "
+            "(it is dropped and created again)."
+        )
+    if redis_parts.hostname not in LOCAL or redis_parts.path in ("", "/0"):
+        raise CommandError(
+            "--redis-url must be a local Redis database other than 0 (it is emptied)."
+        )
+
+
+def fresh_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = parts._replace(path="/postgres").geturl()
+    try:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error as exc:
+        raise CommandError(f"PostgreSQL at {parts.hostname}:{parts.port}: {exc}") from None
+
+
+def fresh_redis(url: str) -> None:
+    import redis
+
+    try:
+        redis.Redis.from_url(url).flushdb()
+    except redis.RedisError as exc:
+        raise CommandError(f"Redis at {url}: {exc}") from None
+
+
+def site_env(database_url: str, redis_url: str, prefix: str, bot_delay: float) -> dict[str, str]:
+    """The environment of the site's processes: production settings on loopback, plain HTTP."""
+    env = dict(os.environ)
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            "CHANNELS_PREFIX": prefix,
+            "BOT_MOVE_DELAY": str(bot_delay),
+            "DEBUG": "false",
+            "SECRET_KEY": "benchmark-only-" + os.urandom(16).hex(),
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SECURE_SSL_REDIRECT": "false",
+            "SESSION_COOKIE_SECURE": "false",
+            "CSRF_COOKIE_SECURE": "false",
+            "LOG_LEVEL": "WARNING",
+            "LIVE_TRACE": "true",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    env.pop("PYTEST_VERSION", None)
+    return env
+
+
+def migrate(env: dict[str, str]) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+
+
+def session_cookie(username: str) -> str:
+    """The session cookie of a new member `username`, signed in (run with Django set up)."""
+    from django.conf import settings
+    from django.contrib.auth import SESSION_KEY, get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+
+    user = get_user_model().objects.create_user(username=username, password=None)
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_hash"] = user.get_session_auth_hash()
+    session.save()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+# --- processes ---------------------------------------------------------------------------------
+
+
+def start(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
+    with open(log, "wb") as out:
+        return subprocess.Popen(argv, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+
+
+def start_servers(count: int, logs: Path, processes: list[subprocess.Popen[bytes]]) -> list[str]:
+    """`count` daphne processes on free loopback ports; returns their `host:port`s. Each
+    process is appended to `processes` as soon as it runs, so the caller can stop it."""
+    servers = []
+    for n in range(count):
+        port = free_port()
+        proc = start(
+            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            logs / f"daphne-{n}.log",
+        )
+        processes.append(proc)
+        wait_for_port(port, proc)
+        servers.append(f"127.0.0.1:{port}")
+    return servers
+
+
+def worker_argv(concurrency: int, name: str = "") -> list[str]:
+    argv = [str(BIN / "celery"), "-A", "config", "worker", "--loglevel=WARNING"]
+    argv += ["--concurrency", str(concurrency), "--without-gossip"]
+    argv += ["--without-mingle", "--without-heartbeat"]
+    if name:
+        argv += ["-n", f"{name}@%h"]
+    return argv
+
+
+def wait_for_workers(names: list[str], timeout: float = 180.0) -> None:
+    """Until each Celery worker `name@…` answers a ping (run with Django set up)."""
+    from config.celery import app
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        replies = app.control.ping(timeout=1.0) or []
+        answered = {host.split("@")[0] for reply in replies for host in reply}
+        if answered >= set(names):
+            return
+    raise CommandError(f"the Celery workers {', '.join(names)} did not answer in {timeout:.0f} s")
+
+
+# --- sockets -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Watch:
+    """One game socket: the game it watches and when each move number arrived."""
+
+    game_id: int
+    server: str
+    connected_at: float = 0.0
+    arrivals: dict[int, float] = field(default_factory=dict)
+    reconnects: int = 0
+    traces: dict[int, dict[str, float]] = field(default_factory=dict)
+
+
+async def listen(
+    watch: Watch,
+    cookie: str,
+    opened: asyncio.Event,
+    on_board: Callable[[bytes], None] | None = None,
+) -> None:
+    """Keep `watch`'s socket open (reconnecting when it drops) and note each board's arrival;
+    `on_board` is given each board as it arrives. Runs until cancelled."""
+    import websockets
+
+    url = f"ws://{watch.server}/ws/games/{watch.game_id}/"
+    headers = {"Cookie": cookie, "Origin": f"http://{watch.server}"}
+    while True:
+        try:
+            async with websockets.connect(
+                url,
+                additional_headers=headers,
+                compression=None,
+                max_size=None,
+                open_timeout=60,
+                ping_interval=None,
+            ) as ws:
+                if not watch.connected_at:
+                    watch.connected_at = time.time()
+                opened.set()
+                while True:
+                    # Bytes: the client's time goes to receiving, not to decoding.
+                    message = await ws.recv(decode=False)
+                    now = time.time()
+                    match = VERSION.search(message[:400])
+                    if match:
+                        watch.arrivals.setdefault(int(match.group(1)), now)
+                        traced = TRACE.search(message[-400:])
+                        if traced:
+                            watch.traces.setdefault(int(match.group(1)), json.loads(traced[1]))
+                    if on_board is not None:
+                        on_board(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            if opened.is_set():
+                watch.reconnects += 1
+            await asyncio.sleep(0.5)
+
+
+async def open_sockets(
+    sockets: list[tuple[Watch, str, Callable[[bytes], None] | None]],
+) -> list[asyncio.Task[None]]:
+    """Open each `(watch, cookie, on_board)` socket, fifty handshakes at a time (a thousand at
+    once would time out); returns their tasks once all are open. Cancel them to close."""
+    tasks, events = [], []
+    for index, (watch, cookie, on_board) in enumerate(sockets):
+        opened = asyncio.Event()
+        events.append(opened)
+        tasks.append(asyncio.create_task(listen(watch, cookie, opened, on_board)))
+        if index % 50 == 49:
+            await asyncio.gather(*(e.wait() for e in events))
+    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), timeout=300)
+    return tasks
+
+
+async def close_sockets(tasks: list[asyncio.Task[None]]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)

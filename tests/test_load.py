@@ -1,0 +1,64 @@
+"""The load command (`python -m tests.load`) runs briefly and prints its figures: members
+playing bots by HTTP on two servers and two workers, spectators watching over sockets."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.slow
+
+
+def postgres_and_redis_run() -> bool:
+    import psycopg
+    import redis
+
+    try:
+        with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", connect_timeout=2):
+            pass
+        redis.Redis(host="127.0.0.1", port=6379, socket_timeout=2).ping()
+    except (psycopg.Error, redis.RedisError):
+        return False
+    return True
+
+
+@pytest.mark.skipif(not postgres_and_redis_run(), reason="needs PostgreSQL and Redis locally")
+def test_a_short_load_run_reports_every_figure_and_no_server_error() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "tests.load", "--games", "2", "--spectators", "4"]
+        + ["--seconds", "12", "--seed", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = run.stdout
+    for heading in (
+        "moves/s",
+        "POST to screen (ms): p50 ",
+        "move POST (ms): p50 ",
+        "bot turn beyond the 0.5 s delay (ms): p50 ",
+        "errors by status: ",
+        "lost updates: ",
+        "reconnects: ",
+    ):
+        assert heading in out, out
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures["games"] == 2
+    assert figures["spectators"] == 4
+    # Each member plays first and thinks at most 8 s: within 12 s both have posted a move.
+    assert figures["member_moves"] >= 2
+    # A board reaches a screen after its move was posted, never before.
+    for name in ("post_to_screen_ms", "move_post_ms"):
+        assert 0 < figures[name]["p50"] <= figures[name]["p99"] <= figures[name]["max"]
+    assert figures["server_errors"] == 0
+    assert not any(status.startswith("5") for status in figures["errors_by_status"])
+    assert isinstance(figures["lost"], int)
+    assert isinstance(figures["reconnects"], int)
