@@ -71,6 +71,7 @@ class Command(BaseCommand):
                     seeding.write(batch, club, book, games=games, end=end, days=options["days"])
                     bar.update(len(batch))
                     batch = []
+        seeding.analyze()
         seconds = time.perf_counter() - started
         self.stdout.write(
             self.style.SUCCESS(
