@@ -111,6 +111,39 @@ def process_env(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory)
     return env
 
 
+def start_celery_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """A real Celery worker process with `env`, writing to `log`; returned once a ping has made
+    the round trip, which proves it is up and consuming (it fails with the log's end if not)."""
+    from config.celery import app
+
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [
+                str(BIN / "celery"),
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        app.send_task("accounts.tasks.ping").get(timeout=60)
+    except Exception:
+        stop(proc)
+        raise RuntimeError(
+            "the Celery worker did not answer:\n" + log.read_text()[-3000:]
+        ) from None
+    return proc
+
+
 @pytest.fixture
 def celery_worker_process(
     process_env: dict[str, str], tmp_path: Path
@@ -128,33 +161,7 @@ def celery_worker_process(
     else:
         shutil.rmtree(settings.CELERY_FS_DIR / "queue", ignore_errors=True)
         (settings.CELERY_FS_DIR / "queue").mkdir(parents=True, exist_ok=True)
-    log = tmp_path / "worker.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [
-                str(BIN / "celery"),
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                "--loglevel=INFO",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
-            cwd=ROOT,
-            env=process_env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        # A round trip proves the worker is up and consuming.
-        app.send_task("accounts.tasks.ping").get(timeout=60)
-    except Exception:
-        stop(proc)
-        raise RuntimeError(
-            "the Celery worker did not answer:\n" + log.read_text()[-3000:]
-        ) from None
+    proc = start_celery_worker(process_env, tmp_path / "worker.log")
     yield proc
     stop(proc)  # a warm shutdown: the task in hand finishes and commits first
 

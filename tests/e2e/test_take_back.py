@@ -12,7 +12,7 @@ from games import engines, services
 from games.engines.base import can_take_back
 from tests.conftest import make_user
 from tests.e2e.test_play import in_another_thread, logged_in_page, wait_for_version
-from tests.games.test_take_back import random_steps
+from tests.games.engines.test_take_back import playout
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -25,7 +25,7 @@ def up_to_a_step(slug: str, players: int, kind: str) -> tuple[int, list[tuple[An
     its steps up to that one."""
     engine = engines.get(slug)
     for seed in range(300):
-        played = random_steps(engine, players, seed, steps=400)
+        played = playout(engine, seed, players, steps=400)
         for i, (before, seat, move) in enumerate(played):
             if move["type"] != kind:
                 continue

@@ -13,24 +13,8 @@ import pytest
 
 from games.models import Game, Review
 from games.services import review as reviews
-from tests.conftest import BIN, ROOT, stop
+from tests.conftest import start_celery_worker, stop
 from tests.games.conftest import build_game, play_random_moves
-
-
-def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    from config.celery import app
-
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "--loglevel=INFO"]
-            + ["--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    app.send_task("accounts.tasks.ping").get(timeout=60)
-    return proc
 
 
 def wait_for(condition, seconds: float = 300) -> None:  # type: ignore[no-untyped-def]
@@ -62,7 +46,7 @@ def test_a_review_survives_its_worker_being_killed(
     assert cut.status == "running"
     assert 3 <= cut.progress < game.version
     # A new worker; the beat's rescue sends the review again once it stopped moving.
-    second = start_worker(process_env, tmp_path / "second-worker.log")
+    second = start_celery_worker(process_env, tmp_path / "second-worker.log")
     try:
         monkeypatch.setattr(reviews, "STALE_AFTER", datetime.timedelta(0))
         assert reviews.resume_stale_reviews() == 1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import threading
 from typing import Any
 
@@ -21,6 +20,7 @@ from games.engines.base import Engine
 from games.models import Game
 from tests.conftest import make_user
 from tests.games.conftest import build_game, state_of
+from tests.games.engines.test_take_back import playout
 
 TAKING_BACK = ["babylon", "hanging-gardens", "tower-of-babel"]
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
@@ -34,23 +34,6 @@ def canonical(data: Any) -> str:
     """The state's JSON, byte for byte; keys sorted, because PostgreSQL's jsonb keeps its
     own key order."""
     return json.dumps(data, sort_keys=True)
-
-
-def random_steps(
-    engine: Engine, players: int, seed: int, steps: int
-) -> list[tuple[Any, int, dict]]:
-    """(state before, seat, move) for each step of a uniformly random game."""
-    chooser = random.Random(seed)
-    state = engine.new_game(players, seed=seed)
-    played = []
-    for _ in range(steps):
-        if engine.is_over(state):
-            break
-        seat = chooser.choice(engine.to_move(state))
-        move = chooser.choice(engine.legal_moves(state, seat))
-        played.append((state, seat, move))
-        state = engine.apply_move(state, seat, move)
-    return played
 
 
 def step_goes_on(engine: Engine, before: Any, seat: int, move: dict) -> bool:
@@ -79,7 +62,7 @@ def test_every_step_that_may_be_taken_back_restores_the_state_and_no_other_can_b
     engine = engines.get(slug)
     players = data.draw(st.integers(engine.min_players, engine.max_players), label="players")
     seed = data.draw(st.integers(0, 2**31), label="seed")
-    played = random_steps(engine, players, seed, steps=70)
+    played = playout(engine, seed, players, steps=70)
     # Mostly end on a step after which the same seat moves on: the interesting case.
     ends = [
         i + 1
@@ -123,7 +106,7 @@ def a_double_turn(engine: Engine) -> tuple[int, list[tuple[Any, int, dict]]]:
     """A random Tower of Babel game (the first seed that has one) up to a Double turn played
     (§3.4), the one step of that game that shows nothing and keeps the turn."""
     for seed in range(200):
-        played = random_steps(engine, 3, seed, steps=400)
+        played = playout(engine, seed, 3, steps=400)
         for i, (_, _, move) in enumerate(played):
             if move["type"] == "double_turn":
                 return seed, played[: i + 1]

@@ -19,7 +19,7 @@ from pytest_django.fixtures import Settings
 from config.celery import app
 from games.models import Game
 from games.outbox import outbox
-from tests.conftest import BIN, ROOT, make_user, stop
+from tests.conftest import make_user, start_celery_worker, stop
 from tests.games.conftest import build_game
 from tests.games.test_broker_outage import the_move_that_ends_alices_turn
 from tests.test_redis import OwnRedis, own_redis  # noqa: F401 (a fixture)
@@ -50,29 +50,7 @@ def worker_on_own_redis(
 ) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
     log = tmp_path / "worker.log"
     env = {**process_env, "REDIS_URL": broker.url, "CHANNELS_PREFIX": "club-worker-outage"}
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [
-                str(BIN / "celery"),
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                "--loglevel=INFO",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        app.send_task("accounts.tasks.ping").get(timeout=60)
-    except Exception:
-        stop(proc)
-        raise RuntimeError("the worker did not answer:\n" + log.read_text()[-3000:]) from None
+    proc = start_celery_worker(env, log)
     yield proc, log
     stop(proc)
 
