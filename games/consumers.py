@@ -19,16 +19,20 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 
 from accounts.broadcast import user_group
 from accounts.sessions import SessionBound
 from games import broadcast, live
-from games.models import Game, OpenPage
+from games.models import Game, OpenPage, Review
 from games.services.notices import PAGE_RENEW_SECONDS
 
 # Swapped into the waiting room's empty #room-signal; the room then reloads itself over HTTP.
 ROOM_SIGNAL = '<div id="room-signal" data-version="{version}"></div>'
+# The review's progress on the replay page (games/views/review.py): the line is the same for
+# every member (a finished game's review is open data), so nothing seat-bound travels here.
+REVIEW_PROGRESS = "games/_review_progress.html"
 # The same for the lobby's lists.
 LOBBY_SIGNAL = '<div id="lobby-signal"></div>'
 
@@ -57,6 +61,8 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
         # The waiting room of an open game only needs a hint to fetch itself again.
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.room = query.get("page") == ["room"]
+        # The replay of a game under review only needs the review's progress line.
+        self.review = query.get("page") == ["review"]
         # A member with a page of the game open is not sent "your turn" (games/services/notices).
         await self.page_opened(user.pk)
         self.renewing = asyncio.create_task(self.renew_page())
@@ -113,6 +119,9 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
         if self.room:
             await self.send(text_data=ROOM_SIGNAL.format(version=int(event.get("version", 0))))
             return
+        if self.review:
+            await self.send(text_data=await self.review_progress())
+            return
         if int(event.get("version", 0)) < self.sent_version:
             return
         snapshot = await self.hub.snapshot(self.game_id, event)
@@ -133,6 +142,14 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
             if settings.LIVE_TRACE:
                 html += trace(event, read_at, rendered_at)
             await self.send(text_data=html)
+
+    @database_sync_to_async
+    def review_progress(self) -> str:
+        """The replay's progress line, as the page would render it now, in its language."""
+        game = Game.objects.get(pk=self.game_id)
+        review = Review.objects.filter(game_id=self.game_id).first()
+        with translation.override(self.language):
+            return render_to_string(REVIEW_PROGRESS, {"game": game, "review": review})
 
     @database_sync_to_async
     def game_exists(self) -> bool:

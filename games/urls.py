@@ -30,6 +30,5 @@ urlpatterns = [
     path("<int:game_id>/export/", history.export, name="export"),
     path("<int:game_id>/review/", review.request, name="review"),
     path("<int:game_id>/review.json", review.data, name="review_json"),
-    path("<int:game_id>/review/progress/", review.progress, name="review_progress"),
     path("<int:game_id>/hint/", review.hint, name="hint"),
 ]

@@ -53,16 +53,6 @@ def data(request: HttpRequest, game_id: int) -> HttpResponse:
     return JsonResponse(found, status=200 if found["status"] != "none" else 404)
 
 
-@require_GET
-@login_required
-def progress(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The progress line, polled by the replay page while the review runs."""
-    game = get_game(game_id)
-    return render(
-        request, "games/_review_progress.html", {"game": game, "review": _review_of(game.pk)}
-    )
-
-
 @require_POST
 @login_required
 def hint(request: HttpRequest, game_id: int) -> HttpResponse:

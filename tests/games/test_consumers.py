@@ -386,3 +386,59 @@ async def test_the_lobby_socket_is_for_members_only() -> None:
     socket.scope["user"] = AnonymousUser()
     connected, _ = await socket.connect()
     assert not connected
+
+
+async def test_a_replay_socket_hears_the_reviews_progress_in_its_members_language(
+    settings, monkeypatch
+) -> None:
+    """The replay of a game under review opens the game's socket with `?page=review`: each
+    stored decision sends the progress line (and nothing seat-bound), and the last says the
+    review is ready, in the member's language."""
+    from games.bots import review as advice
+    from games.models import Review
+    from games.services import review as reviews
+
+    settings.REVIEW_ITERATIONS = 2
+    monkeypatch.setattr(services.common, "send_task", lambda task, args, countdown=0: None)
+
+    @sync_to_async
+    def finished_game() -> tuple[Game, Any]:
+        alice, bob = make_user("alice"), make_user("bob")
+        alice.language = "hu"
+        alice.save(update_fields=["language"])
+        game = play_random_moves(build_game(alice, bob, seed=7))
+        reviews.request_review(game_id=game.pk)
+        return game, alice
+
+    game, alice = await finished_game()
+    socket = WebsocketCommunicator(APP, f"/ws/games/{game.pk}/?page=review")
+    socket.scope["user"] = alice
+    assert (await socket.connect())[0]
+    real = advice.review_move
+    reviewed: list[int] = []
+
+    def two_then_stop(*args: Any, **kwargs: Any) -> Any:
+        if len(reviewed) == 2:
+            raise KeyboardInterrupt  # the worker dies after two decisions
+        reviewed.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(advice, "review_move", two_then_stop)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            await sync_to_async(reviews.run_review)(game_id=game.pk)
+        # One line per stored decision, each read when it is sent: the first may already
+        # count the second decision.
+        lines = [await socket.receive_from(timeout=10) for _ in range(2)]
+        counts = [
+            re.findall(rf"elemzi a játszmát: (\d+)\. lépés / {game.version}\.", x) for x in lines
+        ]
+        assert counts[0] in (["1"], ["2"]) and counts[1] == ["2"]
+        assert all('id="review-progress"' in x and "game-board" not in x for x in lines)
+        # The review is finished (here without searching: the rest is marked done).
+        await sync_to_async(Review.objects.filter(game=game).update)(status="done")
+        await announce(game)
+        ready = await socket.receive_from(timeout=10)
+        assert "Az elemzés elkészült." in ready and "review-link" in ready
+    finally:
+        await socket.disconnect()

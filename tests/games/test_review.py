@@ -150,6 +150,22 @@ def test_the_replay_shows_the_review_in_hungarian(alice, bob, client, sent, few_
     assert "alt-note" in alternative
 
 
+def test_the_replay_of_a_running_review_listens_on_the_games_socket(
+    alice, bob, client, sent, few_iterations
+) -> None:
+    """While the review runs, the replay shows its progress and opens the game's socket for
+    it (tests/games/test_consumers.py checks what that socket sends); once done, no socket."""
+    game = finished_game(alice, bob)
+    reviews.request_review(game_id=game.pk)
+    client.force_login(alice)
+    url = reverse("games:replay", args=[game.pk])
+    running = client.get(url).content.decode()
+    assert f'ws-connect="/ws/games/{game.pk}/?page=review"' in running
+    assert f"move 0 of {game.version}" in running
+    reviews.run_review(game_id=game.pk)
+    assert "?page=review" not in client.get(url).content.decode()
+
+
 def test_a_hint_is_refused_in_a_game_with_two_members(make_game, alice, bob, client) -> None:
     game = make_game(alice, bob)
     with pytest.raises(services.GameError) as caught:
