@@ -37,8 +37,8 @@ run: install
 	$(PY) manage.py import_rulebooks
 	$(PY) manage.py create_demo
 	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker. Ctrl-C stops both."
-	@# daphne runs in the foreground so Ctrl-C reaches it (a shell script's background jobs
-	@# ignore SIGINT); when it ends, for whatever reason, the worker is stopped too. A worker
+	@# The server (config/serve.py: uvicorn) runs in the foreground so Ctrl-C reaches it (a
+	@# shell script's background jobs ignore SIGINT); when it ends, for whatever reason, the worker is stopped too. A worker
 	@# that exits by itself is started again after 5 s, as a supervisor does in production.
 	@( trap 'kill $$pid 2>/dev/null; wait $$pid; exit 0' TERM; \
 	  while true; do \
@@ -47,7 +47,7 @@ run: install
 	    echo "The Celery worker exited (status $$?); starting it again in 5 s."; sleep 5 & wait $$!; \
 	  done ) & \
 	  worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
-	  $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	  $(PY) -m config.serve --host $(HOST) --port $(PORT)
 
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -112,36 +112,36 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Browsers have nothing to say here (one write path: HTTP posts); ignore it."""
 
+    @property
+    def takes_boards(self) -> bool:
+        return not (self.room or self.review)
+
+    def wants(self, snapshot: live.Snapshot) -> bool:
+        """Whether `snapshot` is a board this socket has not sent: not older than the last one,
+        and not the same board found by a second announcement."""
+        if not self.accepted or snapshot.version < self.sent_version:
+            return False
+        return (snapshot.version, snapshot.stamp) != (self.sent_version, self.sent_stamp)
+
+    async def send_board(self, snapshot: live.Snapshot, html: str, event: dict[str, Any]) -> None:
+        """Called by the hub with the board of this socket's view (its seat is looked up from
+        the game for each announcement: a member who joins an open seat becomes that seat)."""
+        # Another announcement may have sent a newer board meanwhile.
+        if not self.wants(snapshot):
+            return
+        self.sent_version, self.sent_stamp = snapshot.version, snapshot.stamp
+        if settings.LIVE_TRACE:
+            html += trace(event)
+        await self.send(text_data=html)
+
     async def game_changed(self, event: dict[str, Any]) -> None:
-        """Called by the hub for each announcement of this socket's game."""
+        """Called by the hub for each announcement, on the sockets that take no board."""
         if not self.accepted:
             return
         if self.room:
             await self.send(text_data=ROOM_SIGNAL.format(version=int(event.get("version", 0))))
-            return
-        if self.review:
+        elif self.review:
             await self.send(text_data=await self.review_progress())
-            return
-        if int(event.get("version", 0)) < self.sent_version:
-            return
-        snapshot = await self.hub.snapshot(self.game_id, event)
-        read_at = time.time()
-        if snapshot.game is None or snapshot.version < self.sent_version:
-            return
-        if (snapshot.version, snapshot.stamp) == (self.sent_version, self.sent_stamp):
-            return  # two announcements found the same board: it was sent once already
-        # Looked up for each announcement: a member who joins an open seat becomes that seat.
-        position = snapshot.position_of(self.user_id)
-        html = await self.hub.board(snapshot, position, self.language)
-        rendered_at = time.time()
-        # Another announcement may have sent a newer board while this one was rendered.
-        if snapshot.version < self.sent_version:
-            return
-        if (snapshot.version, snapshot.stamp) != (self.sent_version, self.sent_stamp):
-            self.sent_version, self.sent_stamp = snapshot.version, snapshot.stamp
-            if settings.LIVE_TRACE:
-                html += trace(event, read_at, rendered_at)
-            await self.send(text_data=html)
 
     @database_sync_to_async
     def review_progress(self) -> str:
@@ -162,11 +162,11 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
         return cookie if cookie in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
-def trace(event: dict[str, Any], read_at: float, rendered_at: float) -> str:
+def trace(event: dict[str, Any]) -> str:
     """When each hop of this board began, from the commit to the send (settings.LIVE_TRACE):
     an HTML comment after the board, with times only."""
     hops = {k: float(v) for k, v in dict(event.get("at") or {}).items()}
-    hops.update({"read": read_at, "render": rendered_at, "send": time.time()})
+    hops["send"] = time.time()
     return f"<!--live-trace {json.dumps(hops)}-->"
 
 

@@ -21,11 +21,13 @@ import logging
 import time
 import weakref
 from collections import OrderedDict
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db.models import Prefetch
 from django.utils import translation
 
@@ -49,6 +51,16 @@ class Watcher(Protocol):
 
     game_id: int
     user_id: int
+    language: str
+    # False for a socket that wants a signal instead of the board (the waiting room, the
+    # review's progress): the hub passes it the announcement (`game_changed`).
+    takes_boards: bool
+
+    def wants(self, snapshot: Snapshot) -> bool:
+        """Whether the board `snapshot` found is newer than the one this socket has."""
+        ...
+
+    async def send_board(self, snapshot: Snapshot, html: str, event: dict[str, Any]) -> None: ...
 
     async def game_changed(self, event: dict[str, Any]) -> None: ...
 
@@ -157,13 +169,46 @@ class Hub:
                     await self.layer.group_add(broadcast.group_name(game_id), self.channel)
 
     async def _deliver(self, event: dict[str, Any]) -> None:
-        watchers = list(self.watchers.get(int(event.get("game", -1)), ()))
-        results = await asyncio.gather(
-            *(watcher.game_changed(event) for watcher in watchers), return_exceptions=True
-        )
+        """One read, one render per view the sockets need, then every socket's send. Done in
+        that order, the sends do not hold the loop while the read or a render waits for it."""
+        game_id = int(event.get("game", -1))
+        watchers = list(self.watchers.get(game_id, ()))
+        signals = [w.game_changed(event) for w in watchers if not w.takes_boards]
+        boards = [w for w in watchers if w.takes_boards]
+        sends = []
+        try:
+            if boards:
+                sends = await self._boards_for(game_id, event, boards)
+        except Exception:
+            logger.exception("The board of game %s could not be read or drawn", game_id)
+        results = await asyncio.gather(*signals, *sends, return_exceptions=True)
         for result in results:
             if isinstance(result, Exception):
                 logger.error("A game socket failed to take a board", exc_info=result)
+
+    async def _boards_for(
+        self, game_id: int, event: dict[str, Any], watchers: list[Watcher]
+    ) -> list[Coroutine[Any, Any, None]]:
+        """Each socket's send of its view of the board (read once, rendered once per view)."""
+        snapshot = await self.snapshot(game_id, event)
+        trace = (
+            event.get("at") if settings.LIVE_TRACE and isinstance(event.get("at"), dict) else None
+        )
+        if trace is not None:
+            trace["read"] = time.time()
+        if snapshot.game is None:
+            return []
+        html: dict[tuple[int | None, str], str] = {}
+        sends = []
+        for watcher in watchers:
+            if watcher.wants(snapshot):
+                view = (snapshot.position_of(watcher.user_id), watcher.language)
+                if view not in html:
+                    html[view] = await self.board(snapshot, *view)
+                sends.append(watcher.send_board(snapshot, html[view], event))
+        if trace is not None:
+            trace["render"] = time.time()
+        return sends
 
     async def _end_sessions(self, event: dict[str, Any]) -> None:
         members = [w for ws in self.watchers.values() for w in ws if w.user_id == event.get("user")]

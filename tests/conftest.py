@@ -1,5 +1,5 @@
 """Shared fixtures: the cast of members, and real worker and server processes for the tests
-that must cross process boundaries (Celery worker, daphne, browsers)."""
+that must cross process boundaries (Celery worker, the ASGI server, browsers)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 
 from accounts.models import User
+from config import serve
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -168,16 +169,17 @@ def celery_worker_process(
 
 @pytest.fixture
 def asgi_server(process_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
-    """daphne serving the real ASGI app (HTTP and websockets) on a free port.
+    """The site's ASGI server (config/serve.py) serving the real app, HTTP and websockets, on a
+    free port.
 
     One per test, like the worker: stopped before the flush, so no request it is still
     answering can hold a transaction open while the tables are truncated.
     """
     port = free_port()
-    log = tmp_path / "daphne.log"
+    log = tmp_path / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            serve.argv("127.0.0.1", port),
             cwd=ROOT,
             env=process_env,
             stdout=out,
@@ -187,7 +189,7 @@ def asgi_server(process_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
         wait_for_port(port, proc)
     except RuntimeError:
         stop(proc)
-        raise RuntimeError("daphne did not start:\n" + log.read_text()[-3000:]) from None
+        raise RuntimeError("the ASGI server did not start:\n" + log.read_text()[-3000:]) from None
     yield f"127.0.0.1:{port}"
     stop(proc)
 

@@ -3,16 +3,16 @@
     python -m tests.load --games N --spectators M --seconds S
 
 Starts the site on PostgreSQL and Redis (127.0.0.1:5432 and :6379) in a database and a Redis
-database of its own (club_load and db 13 unless told otherwise; both are emptied), with two
-daphne servers and two Celery workers on loopback. In each of the N games a simulated member
-plays a bot by HTTP as a browser does: signs in through the log-in form, opens the game page,
-keeps the page's socket open, and after a think time drawn from 2 to 8 s posts one of the move
-forms the board offers (with the session cookie and the CSRF token of the page, as htmx
-does). M spectator sockets watch the games, spread over both servers. After S seconds it
-prints the moves per second, the time from each member's move post to the board's arrival at
-every socket of the game (p50, p95, p99, max), the time the move posts took, how long the bots
-took beyond the configured delay, the HTTP answers by status, the updates that never arrived
-and the sockets that had to reconnect.
+database of its own (club_load and db 13 unless told otherwise; both are emptied), with two ASGI
+servers (config/serve.py) and two Celery workers on loopback. In each of the N games a simulated
+member plays a bot by HTTP as a browser does: signs in through the log-in form, opens the game page,
+keeps the page's socket open, and after a think time drawn from 2 to 8 s posts one of the move forms
+the board offers (with the session cookie and the CSRF token of the page, as htmx does). M spectator
+sockets watch the games, spread over both servers. After S seconds it prints the moves per second,
+the time from each member's move post to the board's arrival at every socket of the game (p50, p95,
+p99, max), the time the move posts took, how long the bots took beyond the configured delay, the
+HTTP answers by status, the updates that never arrived and the sockets that had to reconnect.
+
 
 It talks only to 127.0.0.1 and stops every process it started, also on Ctrl-C or an error.
 A measurement, not a test: its numbers depend on the machine (tests/test_load.py runs it

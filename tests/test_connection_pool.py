@@ -2,9 +2,9 @@
 however many requests it answers at once (config/settings.py, README "Several servers and
 workers").
 
-Under daphne every request runs in a thread of its own; with persistent connections each of
-those threads kept one open, and three servers and a worker ran PostgreSQL out of its 100.
-The count is read from PostgreSQL itself (pg_stat_activity), by the application name the
+Under daphne (the site's server then) every request ran in a thread of its own; with persistent
+connections each of those threads kept one open, and three servers and a worker ran PostgreSQL out
+of its 100. The count is read from PostgreSQL itself (pg_stat_activity), by the application name the
 servers connect with (libpq's PGAPPNAME).
 """
 
@@ -23,7 +23,8 @@ import psycopg
 import pytest
 from django.conf import settings
 
-from tests.conftest import BIN, ROOT, free_port, make_user, stop, wait_for_port
+from config import serve
+from tests.conftest import ROOT, free_port, make_user, stop, wait_for_port
 from tests.test_processes import session_cookie_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -38,7 +39,7 @@ LIMIT = SERVERS * POOL_SIZE
 
 @pytest.fixture
 def pooled_servers(process_env: dict[str, str], tmp_path: Path) -> Iterator[tuple[list[str], str]]:
-    """SERVERS daphne processes with a pool of POOL_SIZE each; their addresses and the
+    """SERVERS ASGI server processes with a pool of POOL_SIZE each; their addresses and the
     application name their connections carry."""
     if not settings.USING_POSTGRES:
         pytest.skip("connection pooling is a PostgreSQL setting (DATABASE_URL)")
@@ -48,16 +49,9 @@ def pooled_servers(process_env: dict[str, str], tmp_path: Path) -> Iterator[tupl
     try:
         for index in range(SERVERS):
             port = free_port()
-            log = open(tmp_path / f"daphne-{index}.log", "wb")  # noqa: SIM115 (closed below)
+            log = open(tmp_path / f"server-{index}.log", "wb")  # noqa: SIM115 (closed below)
             proc = subprocess.Popen(
-                [
-                    str(BIN / "daphne"),
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(port),
-                    "config.asgi:application",
-                ],
+                serve.argv("127.0.0.1", port),
                 cwd=ROOT,
                 env=env,
                 stdout=log,

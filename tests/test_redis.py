@@ -2,7 +2,7 @@
 every page, sign-in and move working (browsers recover from lost live messages, principle 7).
 
 Each test starts its own redis-server on a free port (the shared one on 6379 is never
-stopped) and a daphne whose cache, channel layer and broker are that Redis, whichever
+stopped) and an ASGI server whose cache, channel layer and broker are that Redis, whichever
 database the run uses (CI runs the suite on PostgreSQL and on the embedded defaults).
 """
 
@@ -29,9 +29,10 @@ from django.db import connections
 from pytest_django.fixtures import Settings
 
 from accounts.services import notify
+from config import serve
 from games import services
 from games.models import Game
-from tests.conftest import BIN, PASSWORD, ROOT, free_port, make_user, stop, wait_for_port
+from tests.conftest import PASSWORD, ROOT, free_port, make_user, stop, wait_for_port
 from tests.games.conftest import build_game, first_legal_move
 from tests.test_processes import session_cookie_for
 
@@ -87,13 +88,14 @@ def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
 def redis_site(
     own_redis: OwnRedis, process_env: dict[str, str], tmp_path: Path
 ) -> Iterator[tuple[str, Path]]:
-    """daphne on this test's Redis (cache, channel layer, broker): its address and its log."""
+    """The site's ASGI server on this test's Redis (cache, channel layer, broker): its address
+    and its log."""
     port = free_port()
-    log = tmp_path / "daphne.log"
+    log = tmp_path / "server.log"
     env = {**process_env, "REDIS_URL": own_redis.url, "CHANNELS_PREFIX": PREFIX}
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            serve.argv("127.0.0.1", port),
             cwd=ROOT,
             env=env,
             stdout=out,
@@ -103,7 +105,7 @@ def redis_site(
         wait_for_port(port, proc)
     except RuntimeError:
         stop(proc)
-        raise RuntimeError("daphne did not start:\n" + log.read_text()[-3000:]) from None
+        raise RuntimeError("the ASGI server did not start:\n" + log.read_text()[-3000:]) from None
     yield f"127.0.0.1:{port}", log
     stop(proc)
 

@@ -1,5 +1,5 @@
 """The parts the live benchmark (`manage.py bench_live`) and the load test (`python -m
-tests.load`) share: a database and a Redis database of their own, daphne servers and Celery
+tests.load`) share: a database and a Redis database of their own, ASGI servers and Celery
 workers started on loopback and stopped again, sockets that record when each board arrives,
 and percentiles.
 
@@ -25,6 +25,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.core.management.base import CommandError
+
+from config import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -202,16 +204,16 @@ def start(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
         return subprocess.Popen(argv, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
 
 
-def start_servers(count: int, logs: Path, processes: list[subprocess.Popen[bytes]]) -> list[str]:
-    """`count` daphne processes on free loopback ports; returns their `host:port`s. Each
-    process is appended to `processes` as soon as it runs, so the caller can stop it."""
+def start_servers(
+    count: int, logs: Path, processes: list[subprocess.Popen[bytes]], asgi: str = serve.SITE
+) -> list[str]:
+    """`count` ASGI server processes (the site's, or `asgi`: one of `config.serve.KINDS`) on
+    free loopback ports; returns their `host:port`s. Each process is appended to `processes`
+    as soon as it runs, so the caller can stop it."""
     servers = []
     for n in range(count):
         port = free_port()
-        proc = start(
-            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-            logs / f"daphne-{n}.log",
-        )
+        proc = start(serve.argv("127.0.0.1", port, asgi), logs / f"{asgi}-{n}.log")
         processes.append(proc)
         wait_for_port(port, proc)
         servers.append(f"127.0.0.1:{port}")

@@ -3,7 +3,7 @@ log-out, or a password change made elsewhere, a game socket no longer receives t
 boards, as the pages no longer show them. Sockets of the member's other sessions, and other
 members' sockets, stay open and keep receiving.
 
-The sockets are real ones on a daphne process; the log-out and the password change are posts
+The sockets are real ones on the site's ASGI server; the log-out and the password change are posts
 to the site's own pages.
 """
 

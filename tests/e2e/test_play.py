@@ -1,7 +1,7 @@
 """Playing Akropolis in real browsers: two members against each other, and a member against a bot.
 
-The moves go through the pages (htmx posts to daphne); the other side's moves must appear by
-themselves over the game socket, without a reload.
+The moves go through the pages (htmx posts to the ASGI server); the other side's moves must
+appear by themselves over the game socket, without a reload.
 """
 
 from __future__ import annotations

@@ -296,7 +296,7 @@ def test_a_bot_move_played_in_the_worker_reaches_a_browsers_socket(
     asgi_server: str, celery_worker_process: Any
 ) -> None:
     """The real path across processes: the member moves here, the worker's bot answers, and
-    the socket served by daphne receives the board after the bot's move (principle 5)."""
+    the socket served by the ASGI server receives the board after the bot's move (principle 5)."""
     alice = make_user("alice-live-game")
     game = build_game(alice, "easy", seed=17)
     url = f"ws://{asgi_server}/ws/games/{game.pk}/"

@@ -4,11 +4,11 @@
     manage.py bench_live --games 100 --sockets 200 --servers 2
 
 Starts the site on PostgreSQL and Redis (127.0.0.1:5432 and :6379) in a database and a Redis
-database of its own: one or two daphne processes and a Celery worker. It opens N spectator
-sockets (a signed-in member watching, as the pages require) spread over G games played by
-bots, lets the bots play for a while, and prints the moves per second, the time from each
-move's commit to its arrival at each socket (p50, p95, p99, max), the messages that never
-arrived and the sockets that had to reconnect.
+database of its own: one or two ASGI servers (`config.serve`; `--asgi` picks another than the
+site's) and a Celery worker. It opens N spectator sockets (a signed-in member watching, as
+the pages require) spread over G games played by bots, lets the bots play for a while, and
+prints the moves per second, the time from each move's commit to its arrival at each socket
+(p50, p95, p99, max), the messages that never arrived and the sockets that had to reconnect.
 
 The bots play random legal moves, so the machine's time goes to the site rather than to
 thinking. Everything listens on loopback only, and every process it starts is stopped at
@@ -29,6 +29,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
+from config import serve
 from games import engines
 from games.management import livestack
 from games.management.livestack import Watch, percentile
@@ -55,6 +56,12 @@ class Command(BaseCommand):
             help=f"engine slug, one of: {', '.join(sorted(engines.ENGINE_MODULES))}",
         )
         parser.add_argument("--workers", type=int, default=1, help="Celery worker processes")
+        parser.add_argument(
+            "--asgi",
+            default=serve.SITE,
+            choices=serve.KINDS,
+            help=f"the ASGI server serving the sockets (the site runs on {serve.SITE})",
+        )
         parser.add_argument(
             "--database-url", default="postgres://postgres@127.0.0.1:5432/club_bench"
         )
@@ -85,7 +92,7 @@ class Command(BaseCommand):
         logs.mkdir(parents=True, exist_ok=True)
         processes: list[subprocess.Popen[bytes]] = []
         try:
-            servers = livestack.start_servers(options["servers"], logs, processes)
+            servers = livestack.start_servers(options["servers"], logs, processes, options["asgi"])
             watches = [
                 Watch(game_id=games[i % len(games)], server=servers[i % len(servers)])
                 for i in range(options["sockets"])
