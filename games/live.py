@@ -9,8 +9,13 @@ language gets that same text. The viewpoint is part of the key and each socket's
 is looked up from the game for each announcement, so no socket is ever sent another seat's
 view (principle 4).
 
-The hub belongs to an event loop (daphne has one; each async test has its own), and stops
-when its last socket leaves.
+The order is the short path measured by `manage.py bench_live`: the read and every render
+are one call to the database thread, and only then are the sends made, together. (Each
+socket reading and rendering for itself, awaiting shared results, cost one thread hop more
+and let hundreds of sends hold the loop while a render waited for it.)
+
+The hub belongs to an event loop (the server has one; each async test has its own), and
+stops when its last socket leaves.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import logging
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -37,10 +42,9 @@ from games.models import Game, Seat
 
 logger = logging.getLogger(__name__)
 
-# Boards and game reads kept for sockets whose announcement arrives a little later than the
-# others'; older entries go first.
+# Boards kept for a second announcement of the same board (results stored, a seat handed to a
+# bot) and for sockets that join meanwhile; older entries go first.
 KEEP_BOARDS = 512
-KEEP_READS = 256
 # Group memberships are renewed this often: a layer forgets them after a day (channels-redis's
 # group expiry), and a Redis restarted empty forgets them at once.
 RENEW_GROUPS_SECONDS = 300.0
@@ -79,14 +83,23 @@ class Snapshot:
     def position_of(self, user_id: int | None) -> int | None:
         return None if user_id is None else self.positions.get(user_id)
 
+    def key_for(self, user_id: int | None, language: str) -> BoardKey:
+        """Which drawn board a member reading `language` gets: their seat's view (looked up
+        for each announcement: a member who joins an open seat becomes that seat)."""
+        assert self.game is not None
+        return (self.game.pk, self.version, self.stamp, self.position_of(user_id), language)
+
+
+# A drawn board: game, revision, stamp, viewpoint (a seat, or None for spectators), language.
+BoardKey = tuple[int, int, str, int | None, str]
+
 
 class Hub:
     def __init__(self, layer: Any) -> None:
         self.layer = layer
         self.channel = ""
         self.watchers: dict[int, set[Watcher]] = {}
-        self.reads: OrderedDict[tuple[int, str], asyncio.Future[Snapshot]] = OrderedDict()
-        self.boards: OrderedDict[tuple[Any, ...], asyncio.Future[str]] = OrderedDict()
+        self.boards: OrderedDict[BoardKey, str] = OrderedDict()
         self.groups_lock = asyncio.Lock()
         self.tasks: list[asyncio.Task[None]] = []
 
@@ -131,7 +144,6 @@ class Hub:
         for task in self.tasks:
             task.cancel()
         self.tasks = []
-        self.reads.clear()
         self.boards.clear()
         _hubs.pop(asyncio.get_running_loop(), None)
 
@@ -189,25 +201,24 @@ class Hub:
     async def _boards_for(
         self, game_id: int, event: dict[str, Any], watchers: list[Watcher]
     ) -> list[Coroutine[Any, Any, None]]:
-        """Each socket's send of its view of the board (read once, rendered once per view)."""
-        snapshot = await self.snapshot(game_id, event)
-        trace = (
-            event.get("at") if settings.LIVE_TRACE and isinstance(event.get("at"), dict) else None
-        )
-        if trace is not None:
-            trace["read"] = time.time()
+        """Each socket's send of its view of the board: the game is read and every view the
+        sockets need is drawn in one call to the database thread (one hop there and back, one
+        connection from the pool), views drawn before for this board coming from `boards`."""
+        wanted = {(w.user_id, w.language) for w in watchers}
+        snapshot, drawn, read_at = await read_and_draw(game_id, wanted, self.boards)
+        trace = event.get("at") if settings.LIVE_TRACE else None
+        if isinstance(trace, dict):
+            trace["read"], trace["render"] = read_at, time.time()
         if snapshot.game is None:
             return []
-        html: dict[tuple[int | None, str], str] = {}
+        self.boards.update(drawn)
         sends = []
         for watcher in watchers:
-            if watcher.wants(snapshot):
-                view = (snapshot.position_of(watcher.user_id), watcher.language)
-                if view not in html:
-                    html[view] = await self.board(snapshot, *view)
-                sends.append(watcher.send_board(snapshot, html[view], event))
-        if trace is not None:
-            trace["render"] = time.time()
+            html = self.boards.get(snapshot.key_for(watcher.user_id, watcher.language))
+            if html is not None and watcher.wants(snapshot):
+                sends.append(watcher.send_board(snapshot, html, event))
+        while len(self.boards) > KEEP_BOARDS:
+            self.boards.popitem(last=False)
         return sends
 
     async def _end_sessions(self, event: dict[str, Any]) -> None:
@@ -218,34 +229,6 @@ class Hub:
         for result in results:
             if isinstance(result, Exception):
                 logger.error("A game socket failed to check its session", exc_info=result)
-
-    # --- one read per announcement, one render per view ---------------------------------------
-
-    async def snapshot(self, game_id: int, event: dict[str, Any]) -> Snapshot:
-        key = (game_id, f"{event.get('version')}:{event.get('event', '')}")
-        future = self.reads.get(key)
-        if future is None:
-            future = asyncio.ensure_future(read_game(game_id))
-            self.reads[key] = future
-            while len(self.reads) > KEEP_READS:
-                self.reads.popitem(last=False)
-        return await asyncio.shield(future)
-
-    async def board(self, snapshot: Snapshot, position: int | None, language: str) -> str:
-        game = snapshot.game
-        assert game is not None
-        key = (game.pk, snapshot.version, snapshot.stamp, position, language)
-        future = self.boards.get(key)
-        if future is None:
-            future = asyncio.ensure_future(render_board(game, position, language))
-            self.boards[key] = future
-            while len(self.boards) > KEEP_BOARDS:
-                self.boards.popitem(last=False)
-        try:
-            return await asyncio.shield(future)
-        except Exception:
-            self.boards.pop(key, None)  # a failed render is not kept for the next socket
-            raise
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
@@ -260,7 +243,6 @@ def hub() -> Hub:
     return found
 
 
-@database_sync_to_async
 def read_game(game_id: int) -> Snapshot:
     from games.rendering import board_stamp
 
@@ -273,10 +255,32 @@ def read_game(game_id: int) -> Snapshot:
     return Snapshot(game=game, version=game.revision, stamp=board_stamp(game), positions=positions)
 
 
-@database_sync_to_async
 def render_board(game: Game, position: int | None, language: str) -> str:
     """The board partial for one viewpoint, from that seat's view only (principle 4)."""
     from games import rendering
 
     with translation.override(language):
         return rendering.board_html(game=game, seat=position)
+
+
+@database_sync_to_async
+def read_and_draw(
+    game_id: int, wanted: set[tuple[int, str]], drawn_before: Mapping[BoardKey, str]
+) -> tuple[Snapshot, dict[BoardKey, str], float]:
+    """The game as it is now, the boards of the views (member, language) in `wanted` that
+    `drawn_before` lacks, and when the read ended. A view that fails to draw is left out (its
+    sockets get the next board, or fetch it over HTTP) and the others are still drawn."""
+    snapshot = read_game(game_id)
+    read_at = time.time()
+    drawn: dict[BoardKey, str] = {}
+    if snapshot.game is None:
+        return snapshot, drawn, read_at
+    for user_id, language in wanted:
+        key = snapshot.key_for(user_id, language)
+        if key in drawn or key in drawn_before:
+            continue
+        try:
+            drawn[key] = render_board(snapshot.game, key[3], language)
+        except Exception:
+            logger.exception("Game %s: the board for seat %s could not be drawn", game_id, key[3])
+    return snapshot, drawn, read_at

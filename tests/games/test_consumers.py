@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
@@ -104,7 +103,6 @@ async def test_each_socket_renders_only_its_own_seats_view(monkeypatch) -> None:
     """Whatever the renderer draws, it is handed the view of the socket's own seat."""
     rendered_for: list[Any] = []
 
-    @database_sync_to_async
     def spy(game: Game, position: int | None, language: str) -> str:
         rendered_for.append(position)
         view = services.view_for(game=game, seat=position)
@@ -134,9 +132,8 @@ async def test_one_render_per_viewpoint_and_language_serves_every_socket(monkeyp
     """DESIGN.md principle 7: six sockets, four distinct views (two seats, the spectator in
     English and in Hungarian), four renders; sockets of one view get the same text."""
     renders: list[tuple[int | None, str]] = []
-    real = live.render_board.func
+    real = live.render_board
 
-    @database_sync_to_async
     def counted(game: Game, position: int | None, language: str) -> str:
         renders.append((position, language))
         return real(game, position, language)
