@@ -7,12 +7,17 @@ the centre of (q, r) at x = 1.5 q, y = sqrt(3) (r + q / 2) hex radii, y pointing
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import threading
+from collections import OrderedDict
 from typing import Any
 
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 
 from games.catalog import GameInfo, GameOption
 from games.svg import view_box
@@ -270,6 +275,39 @@ def city(
     }
 
 
+# Drawn cities of this process (their data and picture), by all they show. A move changes one
+# city at most, and the cities are most of a board's drawing time, so the live hub's next board
+# (and the other viewpoints' boards of the same move) take the unchanged ones from here.
+KEEP_DRAWN_CITIES = 256
+_drawn_cities: OrderedDict[bytes, dict[str, Any]] = OrderedDict()
+_drawn_cities_lock = threading.Lock()
+
+
+def drawn_city(
+    view: dict[str, Any], seat: int, name: str, *, is_mine: bool, with_moves: bool, marked: set
+) -> dict[str, Any]:
+    """`city` with its name, owner flag and picture (`svg`), in the active language. A city
+    offering placements is drawn each time; the others are drawn once per look."""
+    key = None
+    if not with_moves:
+        look = (get_language(), seat, name, is_mine, sorted(marked), view["cities"][seat])
+        key = hashlib.blake2b(repr(look).encode(), digest_size=16).digest()
+        with _drawn_cities_lock:
+            found = _drawn_cities.get(key)
+            if found is not None:
+                _drawn_cities.move_to_end(key)
+                return dict(found)
+    drawn = city(view, seat, with_moves=with_moves, marked=marked)
+    drawn["name"], drawn["is_mine"] = name, is_mine
+    drawn["svg"] = mark_safe(render_to_string("games/akropolis/_board.svg", {"city": drawn}))
+    if key is not None:
+        with _drawn_cities_lock:
+            _drawn_cities[key] = drawn
+            while len(_drawn_cities) > KEEP_DRAWN_CITIES:
+                _drawn_cities.popitem(last=False)
+    return dict(drawn)
+
+
 def anchor_fields(option: dict[str, Any]) -> dict[str, Any]:
     return {
         "q": option["q"],
@@ -337,14 +375,14 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         order.insert(0, seat)
     cities = []
     for position in order:
-        drawn = city(
+        drawn = drawn_city(
             view,
             position,
+            names[position],
+            is_mine=position == seat,
             with_moves=placing and position == seat,
             marked=marks["cells"] if position == marks["seat"] else set(),
         )
-        drawn["name"] = names[position]
-        drawn["is_mine"] = position == seat
         drawn["stones"] = view["stones"][position]
         drawn["is_chief"] = position == view["chief"]
         cities.append(drawn)
