@@ -7,6 +7,7 @@ the centre of (q, r) at x = 1.5 q, y = sqrt(3) (r + q / 2) hex radii, y pointing
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -15,7 +16,7 @@ from collections import OrderedDict
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
@@ -195,7 +196,10 @@ def hex_centre(q: int, r: int, radius: float = HEX_RADIUS) -> tuple[float, float
     return 1.5 * q * radius, SQRT3 * (r + q / 2) * radius
 
 
+@functools.lru_cache(maxsize=8192)
 def hex_points(x: float, y: float, radius: float) -> str:
+    """The corners of a hex for SVG's `points`; kept, as a board draws the same hexes often
+    (each legal placement's preview redraws its cells)."""
     corners = []
     for k in range(6):
         angle = math.pi / 3 * k
@@ -227,6 +231,41 @@ def hex_shape(
     }
 
 
+def preview_hex(code: str, q: int, r: int, stars: dict[str, int]) -> dict[str, Any]:
+    """A hex of a placement's preview: only what the preview draws (no title, no ring)."""
+    x, y = hex_centre(q, r)
+    return {
+        "x": round(x, 1),
+        "y": round(y, 1),
+        "points": hex_points(x, y, HEX_RADIUS - 1.5),
+        "fill": HEX_COLOURS.get(code.lower(), "#cccccc"),
+        "stars": "★" * stars.get(code, 0) if code.isupper() else "",
+    }
+
+
+def previews_svg(previews: list[dict[str, Any]]) -> SafeString:
+    """The hidden preview of each legal placement (static/js shows the one in focus), written
+    here rather than in the template: a city offers a hundred placements and more, and the
+    template engine took most of a move's answer to write them. Every value is a number or one
+    of this module's colours, so nothing needs escaping."""
+    parts = []
+    for p in previews:
+        parts.append(
+            f'<g class="preview" data-index="{p["index"]}" data-q="{p["q"]}" '
+            f'data-r="{p["r"]}" data-rotation="{p["rotation"]}">'
+        )
+        for c in p["hexes"]:
+            parts.append(f'<polygon points="{c["points"]}" fill="{c["fill"]}"/>')
+            if c["stars"]:
+                parts.append(f'<text class="stars" x="{c["x"]}" y="{c["y"]}">{c["stars"]}</text>')
+        first = p["hexes"][0]
+        parts.append(
+            f'<text class="level" x="{first["x"]}" y="{first["y"]}" dy="-11">{p["level"]}</text>'
+            "</g>\n"
+        )
+    return mark_safe("".join(parts))
+
+
 def city(
     view: dict[str, Any], seat: int, *, with_moves: bool, marked: set[tuple[int, int]]
 ) -> dict[str, Any]:
@@ -245,10 +284,7 @@ def city(
         seen: set[tuple[int, int]] = set()
         for index, option in enumerate(view["legal"]["place"]):
             anchor = (option["q"], option["r"])
-            hexes = [
-                hex_shape(h["hex"], h["q"], h["r"], option["level"], names, stars)
-                for h in option["hexes"]
-            ]
+            hexes = [preview_hex(h["hex"], h["q"], h["r"], stars) for h in option["hexes"]]
             previews.append({"index": index, "hexes": hexes, **anchor_fields(option)})
             centres.extend((h["x"], h["y"]) for h in hexes)
             if anchor not in seen:
@@ -269,6 +305,7 @@ def city(
         "seat": seat,
         "cells": sorted(cells, key=lambda c: (c["level"], c["y"], c["x"])),
         "spots": spots,
+        "previews_svg": previews_svg(previews),
         "previews": previews,
         "view_box": view_box(centres, HEX_RADIUS * 1.15),
         "marked": bool(marked),
