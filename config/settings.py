@@ -154,10 +154,16 @@ if DB_POOL_SIZE < 1:
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
     if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        from psycopg_pool import ConnectionPool
+
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
             "max_size": DB_POOL_SIZE,
             "timeout": DB_POOL_TIMEOUT,
+            # Each connection is checked (one round trip) before a request gets it: after
+            # PostgreSQL restarts, the pool's idle connections are dead, and without the check
+            # the next request on each got one and failed with a 500.
+            "check": ConnectionPool.check_connection,
         }
 else:
     DATABASES = {
