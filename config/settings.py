@@ -16,6 +16,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # pytest sets PYTEST_VERSION for the session and the processes it starts (worker, server):
@@ -235,7 +237,16 @@ if REDIS_URL:
                 # after 5 s of silence (RedisChannelLayer.brpop_timeout); redis-py's default
                 # socket timeout is also 5 s and would end that read first, closing every idle
                 # socket (1011). Reads may last longer than the blocking wait, never shorter.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_READ_TIMEOUT}],
+                # A command that finds its pooled connection closed (Redis restarted since
+                # it was last used) is sent once more on a new one; with no retry, the first
+                # announcement after Redis returned was lost on every stale connection.
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": REDIS_READ_TIMEOUT,
+                        "retry": Retry(NoBackoff(), 1),
+                    }
+                ],
                 "prefix": env_str("CHANNELS_PREFIX", "club"),
             },
         }
