@@ -6,8 +6,8 @@ move after the restart is stored and answered like any other, and the server's l
 error. Without the check the pool lent the dead connection and that move answered 500.
 
 The cluster is the test's own (initdb into a temporary folder, on a free port), so the
-machine's PostgreSQL, which the suite runs against, is never restarted. It runs in the
-PostgreSQL run only: the embedded run has no pool, and the cluster would be the same.
+machine's PostgreSQL, which the suite runs against, is never restarted; the server under test
+runs on that cluster in both runs (in the embedded run too, the pool is what is tested).
 """
 
 from __future__ import annotations
@@ -18,11 +18,16 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from django.conf import settings
 
 from games import engines
 from tests.conftest import PASSWORD, stop
-from tests.faults.servers import PrivatePostgres, manage, private_postgres, start_daphne
+from tests.faults.servers import (
+    PrivatePostgres,
+    manage,
+    postgres_bin,
+    private_postgres,
+    start_daphne,
+)
 from tests.test_redis import Browser
 
 pytestmark = [pytest.mark.faults, pytest.mark.slow]
@@ -41,8 +46,8 @@ print(json.dumps({"game": build_game(alice, bob, seed=13).pk}))
 
 @pytest.fixture
 def cluster() -> Iterator[PrivatePostgres]:
-    if not settings.USING_POSTGRES:
-        pytest.skip("the pool is PostgreSQL's (DATABASE_URL): the PostgreSQL run covers it")
+    if postgres_bin() is None:
+        pytest.skip("PostgreSQL's initdb is not installed (apt-get install postgresql)")
     yield from private_postgres()
 
 
