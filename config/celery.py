@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import worker_init, worker_ready
 from kombu.transport import TRANSPORT_ALIASES
+
+logger = logging.getLogger(__name__)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # The embedded broker (config/fs_transport.py), named in CELERY_BROKER_URL as clubfs://.
@@ -26,3 +29,15 @@ def _publish_from_own_loop(**kwargs: object) -> None:
     from config import announce
 
     announce.publish_from_own_loop()
+
+
+@worker_ready.connect
+def _resend_overdue_work(**kwargs: object) -> None:
+    """A worker killed in the middle of a bot's turn (SIGKILL, out of memory) leaves that turn
+    unplayed until the beat's rescue, a minute or two later. Each worker that starts asks for
+    the overdue work at once (games.tasks.resend_overdue_work); the version check makes a
+    second copy of a turn harmless."""
+    try:
+        app.send_task("games.tasks.resend_overdue_work")
+    except Exception:
+        logger.exception("Could not ask for the overdue bot turns")

@@ -16,6 +16,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # pytest sets PYTEST_VERSION for the session and the processes it starts (worker, server):
@@ -154,10 +156,16 @@ if DB_POOL_SIZE < 1:
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
     if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        from psycopg_pool import ConnectionPool
+
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
             "max_size": DB_POOL_SIZE,
             "timeout": DB_POOL_TIMEOUT,
+            # Each connection is checked (one round trip) before a request gets it: after
+            # PostgreSQL restarts, the pool's idle connections are dead, and without the check
+            # the next request on each got one and failed with a 500.
+            "check": ConnectionPool.check_connection,
         }
 else:
     DATABASES = {
@@ -229,7 +237,16 @@ if REDIS_URL:
                 # after 5 s of silence (RedisChannelLayer.brpop_timeout); redis-py's default
                 # socket timeout is also 5 s and would end that read first, closing every idle
                 # socket (1011). Reads may last longer than the blocking wait, never shorter.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_READ_TIMEOUT}],
+                # A command that finds its pooled connection closed (Redis restarted since
+                # it was last used) is sent once more on a new one; with no retry, the first
+                # announcement after Redis returned was lost on every stale connection.
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": REDIS_READ_TIMEOUT,
+                        "retry": Retry(NoBackoff(), 1),
+                    }
+                ],
                 "prefix": env_str("CHANNELS_PREFIX", "club"),
             },
         }

@@ -156,10 +156,8 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                # The layer is unreachable (Redis restarting): wait, then join the groups again.
                 logger.exception("The live hub could not read from the channel layer")
-                await asyncio.sleep(1.0)
-                await self._add_groups()
+                await self._recover()
                 continue
             if event.get("type") == "game.changed":
                 if isinstance(event.get("at"), dict):
@@ -173,12 +171,32 @@ class Hub:
             await asyncio.sleep(RENEW_GROUPS_SECONDS)
             await self._add_groups()
 
-    async def _add_groups(self) -> None:
-        with contextlib.suppress(Exception):
+    async def _add_groups(self) -> bool:
+        """Join the hub's groups again; False when the layer does not answer."""
+        try:
             async with self.groups_lock:
                 await self.layer.group_add(SESSIONS_GROUP, self.channel)
                 for game_id in list(self.watchers):
                     await self.layer.group_add(broadcast.group_name(game_id), self.channel)
+        except Exception:
+            return False
+        return True
+
+    async def _recover(self) -> None:
+        """The layer is unreachable (Redis stopped or restarting). Once it answers again, join
+        the groups again (a Redis restarted empty has forgotten them), then send each socket
+        its game's current board: the moves made meanwhile were announced to nobody, and a
+        page whose socket stayed open has no gap to notice until the next move."""
+        while not await self._add_groups():
+            await asyncio.sleep(1.0)
+        for game_id in list(self.watchers):
+            asyncio.create_task(self._catch_up(game_id))
+
+    async def _catch_up(self, game_id: int) -> None:
+        snapshot = await database_sync_to_async(read_game)(game_id)
+        if snapshot.game is not None:
+            event = {"type": "game.changed", "game": game_id, "version": snapshot.version}
+            await self._deliver({**event, "event": "catch-up"})
 
     async def _deliver(self, event: dict[str, Any]) -> None:
         """One read, one render per view the sockets need, then every socket's send. Done in

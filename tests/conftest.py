@@ -112,15 +112,30 @@ def process_env(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory)
     return env
 
 
-def start_celery_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    """A real Celery worker process with `env`, writing to `log`; returned once a ping has made
-    the round trip, which proves it is up and consuming (it fails with the log's end if not)."""
+def empty_task_queue() -> None:
+    """Drop the tasks left on the configured broker: an earlier test's name games that no
+    longer exist."""
     from config.celery import app
 
-    with open(log, "wb") as out:
+    if settings.REDIS_URL:
+        app.control.purge()
+    else:
+        shutil.rmtree(settings.CELERY_FS_DIR / "queue", ignore_errors=True)
+        (settings.CELERY_FS_DIR / "queue").mkdir(parents=True, exist_ok=True)
+
+
+def start_celery_worker(
+    env: dict[str, str], log: Path, program: list[str] | None = None
+) -> subprocess.Popen[bytes]:
+    """A real Celery worker process with `env`, writing to `log`; returned once a ping has made
+    the round trip, which proves it is up and consuming (it fails with the log's end if not).
+    `program` runs instead of the `celery` command, with the same arguments."""
+    from config.celery import app
+
+    with open(log, "ab") as out:
         proc = subprocess.Popen(
             [
-                str(BIN / "celery"),
+                *(program or [str(BIN / "celery")]),
                 "-A",
                 "config",
                 "worker",
@@ -155,13 +170,7 @@ def celery_worker_process(
     between tests could still be inside a bot's move, holding row locks, when the flush
     truncates the tables, and PostgreSQL would end one of the two with a deadlock.
     """
-    from config.celery import app
-
-    if settings.REDIS_URL:
-        app.control.purge()  # tasks left by an earlier test name games that no longer exist
-    else:
-        shutil.rmtree(settings.CELERY_FS_DIR / "queue", ignore_errors=True)
-        (settings.CELERY_FS_DIR / "queue").mkdir(parents=True, exist_ok=True)
+    empty_task_queue()
     proc = start_celery_worker(process_env, tmp_path / "worker.log")
     yield proc
     stop(proc)  # a warm shutdown: the task in hand finishes and commits first

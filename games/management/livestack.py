@@ -199,21 +199,26 @@ def session_cookie(username: str) -> str:
 # --- processes ---------------------------------------------------------------------------------
 
 
-def start(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
+def start(argv: list[str], log: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """`argv` in the project's folder, with `env` (this process's environment by default)."""
     with open(log, "wb") as out:
-        return subprocess.Popen(argv, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
 
 
 def start_servers(
-    count: int, logs: Path, processes: list[subprocess.Popen[bytes]], asgi: str = serve.SITE
+    count: int,
+    logs: Path,
+    processes: list[subprocess.Popen[bytes]],
+    env: dict[str, str] | None = None,
+    asgi: str = serve.SITE,
 ) -> list[str]:
     """`count` ASGI server processes (the site's, or `asgi`: one of `config.serve.KINDS`) on
-    free loopback ports; returns their `host:port`s. Each process is appended to `processes`
-    as soon as it runs, so the caller can stop it."""
+    free loopback ports, with `env` if given; returns their `host:port`s. Each process is
+    appended to `processes` as soon as it runs, so the caller can stop it."""
     servers = []
     for n in range(count):
         port = free_port()
-        proc = start(serve.argv("127.0.0.1", port, asgi), logs / f"{asgi}-{n}.log")
+        proc = start(serve.argv("127.0.0.1", port, asgi), logs / f"{asgi}-{n}.log", env)
         processes.append(proc)
         wait_for_port(port, proc)
         servers.append(f"127.0.0.1:{port}")
@@ -264,12 +269,14 @@ async def listen(
     on_board: Callable[[bytes], None] | None = None,
 ) -> None:
     """Keep `watch`'s socket open (reconnecting when it drops) and note each board's arrival;
-    `on_board` is given each board as it arrives. Runs until cancelled."""
+    `on_board` is given each board as it arrives. Runs until cancelled. The server is read
+    for each connection: a caller may send the socket to another one when its own is gone,
+    as a load balancer would."""
     import websockets
 
-    url = f"ws://{watch.server}/ws/games/{watch.game_id}/"
-    headers = {"Cookie": cookie, "Origin": f"http://{watch.server}"}
     while True:
+        url = f"ws://{watch.server}/ws/games/{watch.game_id}/"
+        headers = {"Cookie": cookie, "Origin": f"http://{watch.server}"}
         try:
             async with websockets.connect(
                 url,

@@ -55,9 +55,12 @@ def play_bot_turn(*, game_id: int, seat: int, expected_version: int) -> bool:
     return True
 
 
-def reschedule_stuck_bot_turns(*, now: datetime | None = None) -> int:
-    """Send the bot turns again that should have been played long ago (beat task)."""
-    limit = (now or timezone.now()) - timedelta(seconds=STUCK_BOT_SECONDS + settings.BOT_MOVE_DELAY)
+def reschedule_stuck_bot_turns(
+    *, now: datetime | None = None, late_by: float = STUCK_BOT_SECONDS
+) -> int:
+    """Send the bot turns again that should have been played `late_by` seconds ago or more
+    (the beat task; with `late_by=0`, a worker that starts: config/celery.py)."""
+    limit = (now or timezone.now()) - timedelta(seconds=late_by + settings.BOT_MOVE_DELAY)
     sent = 0
     for game in Game.objects.filter(status=Game.Status.RUNNING, turn_started_at__lte=limit):
         engine = engine_for(game.engine_slug)

@@ -515,6 +515,17 @@ def test_a_bot_turn_whose_task_was_lost_is_sent_again(make_game, alice, sent_tas
     assert sent_tasks.sent == [("games.tasks.play_bot_turn", (game.pk, 0, 0), 0)]
 
 
+def test_a_starting_worker_sends_again_the_bot_turns_already_due(
+    make_game, alice, sent_tasks, settings
+) -> None:
+    settings.BOT_MOVE_DELAY = 30
+    game = make_game("easy", alice)
+    assert services.reschedule_stuck_bot_turns(late_by=0) == 0  # due in 30 s: not yet
+    due = timezone.now() + timedelta(seconds=31)
+    assert services.reschedule_stuck_bot_turns(now=due, late_by=0) == 1
+    assert sent_tasks.sent == [("games.tasks.play_bot_turn", (game.pk, 0, 0), 0)]
+
+
 def test_a_finished_game_whose_end_task_was_lost_is_scored(make_game, alice, bob) -> None:
     game = play_random_moves(make_game(alice, bob))
     assert not game.results.exists()

@@ -92,7 +92,9 @@ class Command(BaseCommand):
         logs.mkdir(parents=True, exist_ok=True)
         processes: list[subprocess.Popen[bytes]] = []
         try:
-            servers = livestack.start_servers(options["servers"], logs, processes, options["asgi"])
+            servers = livestack.start_servers(
+                options["servers"], logs, processes, asgi=options["asgi"]
+            )
             watches = [
                 Watch(game_id=games[i % len(games)], server=servers[i % len(servers)])
                 for i in range(options["sockets"])

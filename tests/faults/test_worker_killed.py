@@ -1,0 +1,117 @@
+"""A Celery worker killed with SIGKILL in the middle of a bot's turn: the turn is played exactly
+once after a new worker starts.
+
+Proves: the bot's move, written but not committed when the worker died, leaves nothing behind
+(the game is still at that move number and the log has no such move); a worker that starts
+sends every overdue bot turn again (config/celery.py), so the new worker plays the turn with
+no wait for the beat's rescue (a minute or two) or for Redis's visibility timeout (an hour);
+and the turn is played once: the game is back at the member's turn with one bot move in the
+log for it, and nothing later plays a second one.
+
+Without the resend the turn is lost on both brokers: the filesystem broker deleted the message
+when the killed worker took it, and Redis keeps it aside, unacknowledged, for an hour. The
+kill lands mid-turn by construction: the first worker stops its bot turns inside their
+transaction (tests/faults/stalling_worker.py) and the test waits for it to say so. It runs in
+both runs: on a Redis of the test's own in the Redis run (the message the killed worker leaves
+unacknowledged must not come back an hour later into another run's queue), and on the
+filesystem broker in the embedded run.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from pytest_django.fixtures import Settings
+
+from games import engines, services
+from games.models import Game, Move
+from games.outbox import outbox
+from tests.conftest import empty_task_queue, make_user, start_celery_worker, stop
+from tests.games.conftest import build_game
+from tests.games.test_broker_outage import the_move_that_ends_alices_turn
+
+pytestmark = [pytest.mark.faults, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+ENGINE = engines.get("akropolis")
+WAIT = 60.0
+
+
+def wait_for(condition, what: str, log: Path) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    pytest.fail(f"{what} within {WAIT:.0f} s; the workers' log:\n{log.read_text()[-4000:]}")
+
+
+def alices_turn(game: Game) -> bool:
+    game.refresh_from_db()
+    return ENGINE.to_move(ENGINE.load(game.state)) == [0]
+
+
+@pytest.fixture
+def worker_env(process_env: dict[str, str], request: pytest.FixtureRequest) -> dict[str, str]:
+    """The workers' environment: on the Redis run, with the broker (and this process's tasks)
+    on a Redis of the test's own."""
+    if not settings.REDIS_URL:
+        empty_task_queue()
+        return process_env
+    own = request.getfixturevalue("broker")
+    return {**process_env, "REDIS_URL": own.url, "CHANNELS_PREFIX": "club-faults-worker"}
+
+
+def test_a_bot_turn_cut_by_a_killed_worker_is_played_once_by_the_next_worker(
+    worker_env: dict[str, str], tmp_path: Path, settings: Settings
+) -> None:
+    settings.BOT_MOVE_DELAY = 0
+    log, marker = tmp_path / "workers.log", tmp_path / "stalled-at"
+    stalling = start_celery_worker(
+        {**worker_env, "STALL_MARKER": str(marker)},
+        log,
+        [sys.executable, "-m", "tests.faults.stalling_worker"],
+    )
+    try:
+        alice = make_user("alice-killed-worker")
+        game = build_game(alice, "easy", seed=5)
+        move = the_move_that_ends_alices_turn(game)
+        services.play_move(game_id=game.pk, seat=0, move=move, expected_version=game.version)
+        game.refresh_from_db()
+        turn = game.version  # the bot's move will be number `turn`
+        wait_for(marker.exists, "the bot turn did not start", log)
+        assert marker.read_text() == str(turn)
+        # The move is written inside the worker's transaction, not committed.
+        assert not Move.objects.filter(game=game, number=turn).exists()
+        os.kill(stalling.pid, signal.SIGKILL)
+        stalling.wait(timeout=30)
+    finally:
+        stop(stalling)
+
+    game.refresh_from_db()
+    assert game.version == turn  # nothing of the cut turn is left
+    worker = start_celery_worker(worker_env, log)
+    try:
+        wait_for(lambda: alices_turn(game), "the bot did not play its turn", log)
+        played = game.version
+        # Whatever the broker still holds for that turn has been run by now: a ping goes
+        # through the same queue, behind it.
+        from config.celery import app
+
+        app.send_task("accounts.tasks.ping").get(timeout=WAIT)
+    finally:
+        stop(worker)
+        assert outbox.wait_until_idle(30)
+
+    game.refresh_from_db()
+    assert game.version == played
+    log_of_game = list(game.moves.order_by("number").values_list("number", "seat", "by_bot"))
+    assert [number for number, _, _ in log_of_game] == list(range(played))
+    # The bot's turn: its moves since `turn`, each by the bot, and then the member's turn.
+    assert all(seat == 1 and by_bot for _, seat, by_bot in log_of_game[turn:])
+    assert played > turn
