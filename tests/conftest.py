@@ -184,13 +184,22 @@ def asgi_server(process_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
     One per test, like the worker: stopped before the flush, so no request it is still
     answering can hold a transaction open while the tables are truncated.
     """
-    port = free_port()
-    log = tmp_path / "server.log"
-    with open(log, "wb") as out:
+    proc, address = start_server(process_env, tmp_path / "server.log")
+    yield address
+    stop(proc)
+
+
+def start_server(
+    env: dict[str, str], log: Path, port: int = 0
+) -> tuple[subprocess.Popen[bytes], str]:
+    """The site's ASGI server (config/serve.py) with `env` on `port` (a free one by default),
+    once it listens; its output goes to the end of `log`."""
+    port = port or free_port()
+    with open(log, "ab") as out:
         proc = subprocess.Popen(
             serve.argv("127.0.0.1", port),
             cwd=ROOT,
-            env=process_env,
+            env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
         )
@@ -199,8 +208,7 @@ def asgi_server(process_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
     except RuntimeError:
         stop(proc)
         raise RuntimeError("the ASGI server did not start:\n" + log.read_text()[-3000:]) from None
-    yield f"127.0.0.1:{port}"
-    stop(proc)
+    return proc, f"127.0.0.1:{port}"
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -11,7 +11,6 @@ servers connect with (libpq's PGAPPNAME).
 from __future__ import annotations
 
 import os
-import subprocess
 import threading
 import time
 import urllib.request
@@ -23,8 +22,7 @@ import psycopg
 import pytest
 from django.conf import settings
 
-from config import serve
-from tests.conftest import ROOT, free_port, make_user, stop, wait_for_port
+from tests.conftest import make_user, start_server, stop
 from tests.test_processes import session_cookie_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -48,19 +46,9 @@ def pooled_servers(process_env: dict[str, str], tmp_path: Path) -> Iterator[tupl
     procs, addresses = [], []
     try:
         for index in range(SERVERS):
-            port = free_port()
-            log = open(tmp_path / f"server-{index}.log", "wb")  # noqa: SIM115 (closed below)
-            proc = subprocess.Popen(
-                serve.argv("127.0.0.1", port),
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-            log.close()
+            proc, address = start_server(env, tmp_path / f"server-{index}.log")
             procs.append(proc)
-            addresses.append(f"127.0.0.1:{port}")
-            wait_for_port(port, proc)
+            addresses.append(address)
         yield addresses, app_name
     finally:
         for proc in procs:

@@ -29,10 +29,9 @@ from django.db import connections
 from pytest_django.fixtures import Settings
 
 from accounts.services import notify
-from config import serve
 from games import services
 from games.models import Game
-from tests.conftest import PASSWORD, ROOT, free_port, make_user, stop, wait_for_port
+from tests.conftest import PASSWORD, free_port, make_user, start_server, stop, wait_for_port
 from tests.games.conftest import build_game, first_legal_move
 from tests.test_processes import session_cookie_for
 
@@ -90,23 +89,10 @@ def redis_site(
 ) -> Iterator[tuple[str, Path]]:
     """The site's ASGI server on this test's Redis (cache, channel layer, broker): its address
     and its log."""
-    port = free_port()
     log = tmp_path / "server.log"
     env = {**process_env, "REDIS_URL": own_redis.url, "CHANNELS_PREFIX": PREFIX}
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            serve.argv("127.0.0.1", port),
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, proc)
-    except RuntimeError:
-        stop(proc)
-        raise RuntimeError("the ASGI server did not start:\n" + log.read_text()[-3000:]) from None
-    yield f"127.0.0.1:{port}", log
+    proc, address = start_server(env, log)
+    yield address, log
     stop(proc)
 
 

@@ -22,7 +22,7 @@ import pytest
 
 from games import engines
 from games.models import Game
-from tests.conftest import free_port, make_user, stop
+from tests.conftest import free_port, make_user, start_server, stop
 from tests.e2e.test_play import (
     in_another_thread,
     join_in_another_thread,
@@ -30,7 +30,6 @@ from tests.e2e.test_play import (
     version,
     wait_for_version,
 )
-from tests.faults.servers import start_server
 from tests.games.conftest import waiting_game
 
 pytestmark = [pytest.mark.faults, pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

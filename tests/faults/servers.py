@@ -15,8 +15,7 @@ from pathlib import Path
 
 import psycopg
 
-from config import serve
-from tests.conftest import ROOT, free_port, stop, wait_for_port
+from tests.conftest import ROOT, free_port
 
 
 def postgres_bin() -> Path | None:
@@ -108,25 +107,3 @@ def manage(env: dict[str, str], *args: str) -> str:
     if result.returncode != 0:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
     return result.stdout
-
-
-def start_server(
-    env: dict[str, str], log: Path, port: int = 0
-) -> tuple[subprocess.Popen[bytes], str]:
-    """The site's ASGI server (config/serve.py) with `env` on `port` (a free one by default),
-    once it listens."""
-    port = port or free_port()
-    with open(log, "ab") as out:
-        proc = subprocess.Popen(
-            serve.argv("127.0.0.1", port),
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, proc)
-    except RuntimeError:
-        stop(proc)
-        raise RuntimeError("the ASGI server did not start:\n" + log.read_text()[-3000:]) from None
-    return proc, f"127.0.0.1:{port}"

@@ -20,14 +20,8 @@ import psycopg
 import pytest
 
 from games import engines
-from tests.conftest import PASSWORD, stop
-from tests.faults.servers import (
-    PrivatePostgres,
-    manage,
-    postgres_bin,
-    private_postgres,
-    start_server,
-)
+from tests.conftest import PASSWORD, start_server, stop
+from tests.faults.servers import PrivatePostgres, manage, postgres_bin, private_postgres
 from tests.test_redis import Browser
 
 pytestmark = [pytest.mark.faults, pytest.mark.slow]
