@@ -181,13 +181,15 @@ def migrate(env: dict[str, str]) -> None:
     )
 
 
-def session_cookie(username: str) -> str:
-    """The session cookie of a new member `username`, signed in (run with Django set up)."""
+def session_cookie(username: str, *, existing: bool = False) -> str:
+    """The session cookie of a new member `username` (or of the member of that name, when
+    `existing`), signed in as the log-in form signs in (run with Django set up)."""
     from django.conf import settings
     from django.contrib.auth import SESSION_KEY, get_user_model
     from django.contrib.sessions.backends.db import SessionStore
 
-    user = get_user_model().objects.create_user(username=username, password=None)
+    users = get_user_model().objects
+    user = users.get(username=username) if existing else users.create_user(username, password=None)
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
     session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
