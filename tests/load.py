@@ -313,14 +313,14 @@ def run(options: argparse.Namespace) -> dict[str, Any]:
             f"playing for {options.seconds:.0f} s...",
             flush=True,
         )
-        members, spectators, window = asyncio.run(
+        members, spectators, window, cpu = asyncio.run(
             drive(options, games, spectator_cookie, servers, browser)
         )
     finally:
         browser.close()
         for proc in reversed(processes):
             livestack.stop(proc)
-    return report(options, members, spectators, browser, window)
+    return report(options, members, spectators, browser, window, cpu)
 
 
 async def drive(
@@ -329,7 +329,7 @@ async def drive(
     spectator_cookie: str,
     servers: list[str],
     browser: Browser,
-) -> tuple[list[Member], list[Watch], tuple[float, float]]:
+) -> tuple[list[Member], list[Watch], tuple[float, float], tuple[Any, Any]]:
     from django.conf import settings
 
     members = []
@@ -357,6 +357,7 @@ async def drive(
     tasks = await livestack.open_sockets(sockets)
     await asyncio.sleep(1.0)  # every consumer has joined its hub
     begin = time.time()
+    cpu_before = livestack.cpu_sample()
     until = begin + options.seconds
     rng = random.Random(options.seed)
     players = [
@@ -364,12 +365,13 @@ async def drive(
     ]
     try:
         await asyncio.gather(*players)
+        cpu_after = livestack.cpu_sample()
         await asyncio.sleep(3.0)  # what is on its way when the time is up still counts
     finally:
         for task in players:
             task.cancel()
         await livestack.close_sockets(tasks)
-    return members, spectators, (begin, until)
+    return members, spectators, (begin, until), (cpu_before, cpu_after)
 
 
 def report(
@@ -378,6 +380,7 @@ def report(
     spectators: list[Watch],
     browser: Browser,
     window: tuple[float, float],
+    cpu: tuple[Any, Any],
 ) -> dict[str, Any]:
     from games.models import Game, Move
 
@@ -446,6 +449,7 @@ def report(
         f"lost updates: {lost} of {expected}; reconnects: {reconnects}; "
         f"boards fetched over HTTP: {sum(m.reloads for m in members)}"
     )
+    print(livestack.cpu_line(*cpu, len(in_window)))
 
     def ms(values: list[float], fraction: float) -> float:
         return round(percentile(values, fraction), 1) if values else -1.0

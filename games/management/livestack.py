@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -107,6 +108,45 @@ def hop_lines(watches: list[Watch], committed: dict[tuple[int, int], float]) -> 
 
 
 # --- a database and a Redis database of one's own --------------------------------------------
+
+
+@dataclass(frozen=True)
+class CpuSample:
+    """The machine's CPU time so far (all cores, from /proc/stat) and this process's own."""
+
+    busy: float  # core-seconds spent outside idle
+    total: float  # core-seconds, idle included
+    own: float  # core-seconds of this process (the sockets and members it simulates)
+
+
+def cpu_sample() -> CpuSample | None:
+    """None where /proc/stat is not there (not Linux)."""
+    try:
+        line = Path("/proc/stat").read_text().split("\n", 1)[0]
+        # user, nice, system, idle, iowait, irq, softirq, steal (guest time is inside user)
+        ticks = [int(x) for x in line.split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    second = os.sysconf("SC_CLK_TCK")
+    total, idle = sum(ticks) / second, (ticks[3] + ticks[4]) / second
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return CpuSample(total - idle, total, usage.ru_utime + usage.ru_stime)
+
+
+def cpu_line(before: CpuSample | None, after: CpuSample | None, moves: int) -> str:
+    """Where the machine's CPU went while measuring: how busy it was, how much of it this
+    command took itself, and the rest (the site, PostgreSQL, Redis) per move."""
+    if before is None or after is None:
+        return "CPU: not measured (no /proc/stat)"
+    busy, total = after.busy - before.busy, after.total - before.total
+    own = after.own - before.own
+    per_move = (busy - own) / moves * 1000 if moves else float("nan")
+    return (
+        f"CPU while measuring: {busy:.0f} of {total:.0f} core-seconds busy "
+        f"({100 * busy / max(total, 1e-9):.0f}%), {own:.0f} of them this command's own; "
+        f"the rest of the machine (when idle otherwise: the site, PostgreSQL, Redis) "
+        f"{per_move:.0f} ms per move"
+    )
 
 
 def check_places(database_url: str, redis_url: str, word: str) -> None:

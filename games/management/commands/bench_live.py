@@ -147,8 +147,10 @@ class Command(BaseCommand):
         while not all(len(w.arrivals) >= WARM_UP for w in watches) and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
         begin = time.time()
+        self.cpu = [livestack.cpu_sample()]
         await asyncio.sleep(seconds)
         end = time.time()
+        self.cpu.append(livestack.cpu_sample())
         await asyncio.sleep(3.0)  # what is on its way when the window closes still counts
         await livestack.close_sockets(tasks)
         return begin, end
@@ -186,6 +188,7 @@ class Command(BaseCommand):
             f"commit to arrival (ms): {livestack.spread(latencies)} ({len(latencies)} messages)"
         )
         self.stdout.write(f"lost messages: {lost} of {expected}; reconnects: {reconnects}")
+        self.stdout.write(livestack.cpu_line(*self.cpu, len(in_window)))
         hops = livestack.hop_lines(watches, {k: v for k, v in committed.items() if k in in_window})
         if hops:
             self.stdout.write("where the time went (ms, from the move's insert to the arrival):")
