@@ -5,7 +5,8 @@
 Game g uses seed `S + g` and rotates the seats, so every bot plays every seat equally
 often. Each bot sees only its seat's view. One line per finished game goes to stderr;
 the summary goes to stdout: win rates (a shared victory counts 1/k for each of the k
-winners) with Wilson 95% intervals, average scores, and median and worst time per move.
+winners) with Wilson 95% intervals, average scores, and the median, 95th percentile and
+worst time per move.
 
 GAME is a registered slug, or `module:ATTRIBUTE` for an engine outside the registry.
 """
@@ -160,6 +161,13 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (centre - margin) / denominator, (centre + margin) / denominator
 
 
+def p95(times: list[float]) -> float:
+    """The time 95% of the moves took at most (inclusive quantiles: within the range)."""
+    if len(times) < 2:
+        return times[0] if times else 0.0
+    return statistics.quantiles(times, n=20, method="inclusive")[18]
+
+
 def labels(bots: tuple[str, ...]) -> list[str]:
     """Bot names, numbered when the same bot plays twice."""
     return [f"{b}#{i + 1}" if bots.count(b) > 1 else b for i, b in enumerate(bots)]
@@ -183,7 +191,7 @@ def summary(match: Match, results: list[GameResult]) -> str:
         + (f", budget {match.budget}s" if match.budget is not None else "")
         + (f", {match.iterations} iterations" if match.iterations is not None else ""),
         f"{'bot':<{width}}  games  wins   win rate  95% CI          avg score"
-        "  median move  worst move",
+        "  median move  p95 move  worst move",
     ]
     for bot, name in enumerate(names):
         played = [(r, seat) for r in results for seat, b in enumerate(r.lineup) if b == bot]
@@ -195,7 +203,8 @@ def summary(match: Match, results: list[GameResult]) -> str:
         lines.append(
             f"{name:<{width}}  {len(played):>5}  {wins:>5.1f}  {rate:>7.1%}  "
             f"[{low:.1%}, {high:.1%}]  {statistics.fmean(scores) if scores else 0:>9.1f}  "
-            f"{statistics.median(times) if times else 0:>10.3f}s  {max(times, default=0):>9.3f}s"
+            f"{statistics.median(times) if times else 0:>10.3f}s  {p95(times):>7.3f}s  "
+            f"{max(times, default=0):>9.3f}s"
         )
     return "\n".join(lines)
 

@@ -97,6 +97,11 @@ class Settings:
     depth: int = 2
     # Turns kept from each ranking; more than any node ever opens.
     keep: int = 12
+    # The bot's own turns read from its lister before `keep` are chosen: the best turn of
+    # each first step comes first, then the rest by value. The best turns by value often
+    # share one first step (Akropolis: a dozen placements of the same tile), so the
+    # search never weighs the other first steps. 0 keeps the best `keep` by value.
+    spread: int = 0
     # Determinizations are drawn from a pool of this many seeds, so the rankings after
     # a refill of hidden tiles are computed once per sample and then reused.
     samples: int = 8
@@ -236,10 +241,16 @@ class Search:
         key = (mover, self.information_key(state, mover))
         ranked = self.rankings.get(key)
         if ranked is None:
+            spread = self.settings.spread if mover == self.seat else 0
             ranked = [
                 Turn(tuple(move_key(m) for m in moves), tuple(moves), value)
-                for value, moves in self._lister(mover)(state, mover, self.settings.keep)
+                for value, moves in self._lister(mover)(
+                    state, mover, max(spread, self.settings.keep)
+                )
             ]
+            if spread:
+                ranked = first_steps_first(ranked)
+            ranked = ranked[: self.settings.keep]
             self.rankings[key] = ranked
         return ranked
 
@@ -280,6 +291,17 @@ class Search:
         if self.engine.is_over(state):
             return outcome(self.engine, state)[self.seat]
         return squash(self.own_evaluate(state, self.seat), self.scale)
+
+
+def first_steps_first(ranked: list[Turn]) -> list[Turn]:
+    """The best turn of each first step, best first, then the other turns by value."""
+    leaders: list[Turn] = []
+    others: list[Turn] = []
+    seen: set[MoveKey] = set()
+    for turn in ranked:
+        (others if turn.key[0] in seen else leaders).append(turn)
+        seen.add(turn.key[0])
+    return leaders + others
 
 
 def enumerate_turns(engine: Any, evaluate: Evaluate) -> TurnLister:

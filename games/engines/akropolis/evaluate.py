@@ -32,6 +32,11 @@ SCALE = 12.0
 # then a large loss (games/bots/review.py).
 REVIEW_THRESHOLDS = (2.0, 6.0)
 
+# The whole-turn search (games/bots/turn_mcts.py) reads every turn of the bot's (fewer than
+# a thousand), so that each tile it may take is weighed with its best placement: the best
+# dozen turns by value are often placements of one tile.
+SEARCH = {"spread": 1_000}
+
 # Future credit per unit, at the start of the game (scaled down as turns run out).
 DISTRICT_WITHOUT_PLAZA = 0.8  # per level of a qualifying district whose colour has no star
 PLAZA_WITHOUT_DISTRICT = 1.5  # per star of a colour with no qualifying district yet

@@ -104,3 +104,10 @@ def test_a_refused_move_stops_the_match_naming_the_game_and_saving_its_position(
     with pytest.raises(IllegalMove):
         ROW_TWO_CLOSED.apply_move(position, seat, move)
     assert ply >= 1  # the refused move came after at least one accepted one
+
+
+def test_the_95th_percentile_move_time_lies_within_the_times() -> None:
+    times = [float(t) for t in range(1, 101)]
+    assert arena.p95(times) == pytest.approx(95.05)
+    assert arena.p95([0.5]) == 0.5
+    assert arena.p95([]) == 0.0

@@ -341,3 +341,32 @@ def test_an_outlook_judges_the_bots_own_turns_and_evaluate_the_opponents(monkeyp
     assert set(own) == {seat}
     assert others and seat not in others
     assert judged and set(judged) == {seat}
+
+
+def test_the_best_turn_of_each_first_step_comes_before_the_rest() -> None:
+    def turn(first: str, second: str, value: float) -> turn_mcts.Turn:
+        moves = ({"step": first}, {"step": second})
+        return turn_mcts.Turn(tuple(evaluation.move_key(m) for m in moves), moves, value)
+
+    ranked = [turn("a", "x", 5), turn("a", "y", 4), turn("b", "x", 3), turn("a", "z", 2)]
+    ordered = turn_mcts.first_steps_first(ranked)
+    assert [t.value for t in ordered] == [5, 3, 4, 2]
+
+
+def test_the_akropolis_search_weighs_every_tile_it_may_take() -> None:
+    # The best dozen turns by value are often placements of one tile; the search must
+    # still open the best placement of every tile the seat can pay for.
+    checked = 0
+    for state in akropolis_positions(seed=4, count=60):
+        seat = ENGINE.to_move(state)[0]
+        takeable = min(len(state.site), state.stones[seat] + 1)
+        if state.phase != "take" or takeable < 2:
+            continue
+        found = turn_mcts.prepare(ENGINE, ENGINE.view(state, seat), seat, seed=1)
+        for _ in range(takeable):
+            found.iterate()
+        # Each iteration opens the next turn of the root's ranking.
+        opened = [turn.moves[0]["index"] for turn in found.root_turns.values()]
+        assert sorted(opened) == list(range(takeable))
+        checked += 1
+    assert checked >= 3
