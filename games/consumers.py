@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import time
 import uuid
 from typing import Any
@@ -23,7 +24,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from accounts.broadcast import user_group
-from accounts.sessions import SessionBound
+from accounts.sessions import SessionBound, signs_in
 from games import broadcast, live
 from games.models import Game, OpenPage, Review
 from games.services.notices import PAGE_RENEW_SECONDS
@@ -85,14 +86,17 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
             await self.page_closed()
 
     async def renew_page(self) -> None:
+        # The first renewal comes after a random part of the period: sockets opened together
+        # (many pages at once, or all of a stopped server's sockets coming back) would
+        # otherwise renew together every minute, and boards would wait behind their queries.
+        await asyncio.sleep(PAGE_RENEW_SECONDS * random.uniform(0.5, 1.0))
         while True:
-            await asyncio.sleep(PAGE_RENEW_SECONDS)
             with contextlib.suppress(Exception):  # a database hiccup: try again next time
-                await self.page_seen()
                 # A session that ended while its message was lost (Redis away) ends here.
-                if not await self.session_signs_in():
+                if not await self.page_renewed():
                     await self.close()
                     return
+            await asyncio.sleep(PAGE_RENEW_SECONDS)
 
     @database_sync_to_async
     def page_opened(self, user_id: int) -> None:
@@ -102,8 +106,11 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
         )
 
     @database_sync_to_async
-    def page_seen(self) -> None:
+    def page_renewed(self) -> bool:
+        """The page is still open; True while its session still signs the member in (one
+        call to the database thread for both)."""
         OpenPage.objects.filter(channel=self.page_key).update(seen_at=timezone.now())
+        return self.session_user_id is not None and signs_in(self.session_key, self.session_user_id)
 
     @database_sync_to_async
     def page_closed(self) -> None:

@@ -27,12 +27,15 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Coroutine, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from asgiref.sync import SyncToAsync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import close_old_connections
 from django.db.models import Prefetch
 from django.utils import translation
 
@@ -281,8 +284,32 @@ def render_board(game: Game, position: int | None, language: str) -> str:
         return rendering.board_html(game=game, seat=position)
 
 
-@database_sync_to_async
-def read_and_draw(
+# The hub's reads and renders have a thread of their own. Channels runs every other database
+# call of the sockets (opening, the minute's renewal, closing) on one shared thread, and a board
+# waiting behind a hundred sockets' renewals arrived a quarter of a second late.
+_drawing_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub")
+
+
+async def read_and_draw(
+    game_id: int, wanted: set[tuple[int, str]], drawn_before: Mapping[BoardKey, str]
+) -> tuple[Snapshot, dict[BoardKey, str], float]:
+    """`read_and_draw_now` on the hub's own thread."""
+    draw = SyncToAsync(read_and_draw_now, thread_sensitive=False, executor=_drawing_thread)
+    return await draw(game_id, wanted, drawn_before)
+
+
+def read_and_draw_now(
+    game_id: int, wanted: set[tuple[int, str]], drawn_before: Mapping[BoardKey, str]
+) -> tuple[Snapshot, dict[BoardKey, str], float]:
+    """Its connection is given back at the end, as channels does for its own thread."""
+    close_old_connections()
+    try:
+        return _read_and_draw(game_id, wanted, drawn_before)
+    finally:
+        close_old_connections()
+
+
+def _read_and_draw(
     game_id: int, wanted: set[tuple[int, str]], drawn_before: Mapping[BoardKey, str]
 ) -> tuple[Snapshot, dict[BoardKey, str], float]:
     """The game as it is now, the boards of the views (member, language) in `wanted` that
