@@ -84,11 +84,10 @@ def _password_changed(sender: Any, instance: Any, created: bool, **kwargs: Any) 
 class SessionBound:
     """For a consumer: closes the socket when the session it was opened in ends.
 
-    The close is a normal one (1000; daphne sends no other standard code), after which the
-    browser does not open the socket again: the page stays as it is, and the next thing the
-    member does there goes over HTTP, which signs them out. A member who changed their
-    password has live pages again in their other tabs once they reload them (the change moved
-    their own session to a new key too)."""
+    The close is a normal one (code 1000), after which the browser does not open the socket
+    again: the page stays as it is, and the next thing the member does there goes over HTTP,
+    which signs them out. A member who changed their password has live pages again in their
+    other tabs once they reload them (the change moved their own session to a new key too)."""
 
     session_user_id: int | None = None
     session_key: str | None = None

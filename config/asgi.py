@@ -1,4 +1,4 @@
-"""ASGI entry point: Django for HTTP, Channels for websockets (served by daphne)."""
+"""ASGI entry point: Django for HTTP, Channels for websockets (served as config/serve.py says)."""
 
 from __future__ import annotations
 
