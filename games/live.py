@@ -10,7 +10,7 @@ is looked up from the game for each announcement, so no socket is ever sent anot
 view (principle 4).
 
 The order is the short path measured by `manage.py bench_live`: the read and every render
-are one call to the database thread, and only then are the sends made, together. (Each
+are one call to the hub's own thread, and only then are the sends made, together. (Each
 socket reading and rendering for itself, awaiting shared results, cost one thread hop more
 and let hundreds of sends hold the loop while a render waited for it.)
 
@@ -223,7 +223,7 @@ class Hub:
         self, game_id: int, event: dict[str, Any], watchers: list[Watcher]
     ) -> list[Coroutine[Any, Any, None]]:
         """Each socket's send of its view of the board: the game is read and every view the
-        sockets need is drawn in one call to the database thread (one hop there and back, one
+        sockets need is drawn in one call to the hub's thread (one hop there and back, one
         connection from the pool), views drawn before for this board coming from `boards`."""
         wanted = {(w.user_id, w.language) for w in watchers}
         snapshot, drawn, read_at = await read_and_draw(game_id, wanted, self.boards)
@@ -284,48 +284,40 @@ def render_board(game: Game, position: int | None, language: str) -> str:
         return rendering.board_html(game=game, seat=position)
 
 
-# The hub's reads and renders have a thread of their own. Channels runs every other database
-# call of the sockets (opening, the minute's renewal, closing) on one shared thread, and a board
-# waiting behind a hundred sockets' renewals arrived a quarter of a second late.
-_drawing_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub")
-
-
-async def read_and_draw(
-    game_id: int, wanted: set[tuple[int, str]], drawn_before: Mapping[BoardKey, str]
-) -> tuple[Snapshot, dict[BoardKey, str], float]:
-    """`read_and_draw_now` on the hub's own thread."""
-    draw = SyncToAsync(read_and_draw_now, thread_sensitive=False, executor=_drawing_thread)
-    return await draw(game_id, wanted, drawn_before)
-
-
 def read_and_draw_now(
-    game_id: int, wanted: set[tuple[int, str]], drawn_before: Mapping[BoardKey, str]
-) -> tuple[Snapshot, dict[BoardKey, str], float]:
-    """Its connection is given back at the end, as channels does for its own thread."""
-    close_old_connections()
-    try:
-        return _read_and_draw(game_id, wanted, drawn_before)
-    finally:
-        close_old_connections()
-
-
-def _read_and_draw(
     game_id: int, wanted: set[tuple[int, str]], drawn_before: Mapping[BoardKey, str]
 ) -> tuple[Snapshot, dict[BoardKey, str], float]:
     """The game as it is now, the boards of the views (member, language) in `wanted` that
     `drawn_before` lacks, and when the read ended. A view that fails to draw is left out (its
-    sockets get the next board, or fetch it over HTTP) and the others are still drawn."""
-    snapshot = read_game(game_id)
-    read_at = time.time()
-    drawn: dict[BoardKey, str] = {}
-    if snapshot.game is None:
+    sockets get the next board, or fetch it over HTTP) and the others are still drawn. The
+    thread's connection goes back to the pool at the end, as channels does for its own."""
+    close_old_connections()
+    try:
+        snapshot = read_game(game_id)
+        read_at = time.time()
+        drawn: dict[BoardKey, str] = {}
+        if snapshot.game is None:
+            return snapshot, drawn, read_at
+        for user_id, language in wanted:
+            key = snapshot.key_for(user_id, language)
+            if key in drawn or key in drawn_before:
+                continue
+            try:
+                drawn[key] = render_board(snapshot.game, key[3], language)
+            except Exception:
+                logger.exception(
+                    "Game %s: the board for seat %s could not be drawn", game_id, key[3]
+                )
         return snapshot, drawn, read_at
-    for user_id, language in wanted:
-        key = snapshot.key_for(user_id, language)
-        if key in drawn or key in drawn_before:
-            continue
-        try:
-            drawn[key] = render_board(snapshot.game, key[3], language)
-        except Exception:
-            logger.exception("Game %s: the board for seat %s could not be drawn", game_id, key[3])
-    return snapshot, drawn, read_at
+    finally:
+        close_old_connections()
+
+
+# The hub's reads and renders have a thread of their own. Channels runs every other database
+# call of the sockets (opening, the minute's renewal, closing) on one shared thread, and a board
+# waiting behind a hundred sockets' renewals arrived a quarter of a second late.
+read_and_draw = SyncToAsync(
+    read_and_draw_now,
+    thread_sensitive=False,
+    executor=ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub"),
+)

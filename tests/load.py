@@ -329,7 +329,7 @@ async def drive(
     spectator_cookie: str,
     servers: list[str],
     browser: Browser,
-) -> tuple[list[Member], list[Watch], tuple[float, float], tuple[Any, Any]]:
+) -> tuple[list[Member], list[Watch], tuple[float, float], livestack.CpuSpan]:
     from django.conf import settings
 
     members = []
@@ -380,7 +380,7 @@ def report(
     spectators: list[Watch],
     browser: Browser,
     window: tuple[float, float],
-    cpu: tuple[Any, Any],
+    cpu: livestack.CpuSpan,
 ) -> dict[str, Any]:
     from games.models import Game, Move
 

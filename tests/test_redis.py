@@ -181,6 +181,15 @@ class Browser:
         except urllib.error.HTTPError as answer:
             return answer.code, answer.read().decode(), answer.headers.get("Location", "")
 
+    def sign_in(self, username: str) -> tuple[int, str]:
+        """The log-in form, opened (for its CSRF cookie) and posted with the cast's password:
+        the answer's status and Location."""
+        assert self.request("/accounts/login/")[0] == 200
+        status, _, location = self.request(
+            "/accounts/login/", {"login": username, "password": PASSWORD}
+        )
+        return status, location
+
 
 def test_with_redis_stopped_pages_sign_in_and_moves_still_work(
     redis_site: tuple[str, Path], own_redis: OwnRedis, settings: Settings
@@ -265,11 +274,7 @@ def test_a_paused_redis_holds_no_request(redis_site: tuple[str, Path], own_redis
     seat, move = first_legal_move(game)
     player = alice if seat == 0 else bob
     player_browser, other_browser = Browser(address), Browser(address)
-    assert player_browser.request("/accounts/login/")[0] == 200
-    status, _, _ = player_browser.request(
-        "/accounts/login/", {"login": player.username, "password": PASSWORD}
-    )
-    assert status == 302
+    assert player_browser.sign_in(player.username)[0] == 302
     assert player_browser.request(f"/games/{game.pk}/")[0] == 200
     assert other_browser.request("/accounts/login/")[0] == 200
 

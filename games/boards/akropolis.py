@@ -306,7 +306,6 @@ def city(
         "cells": sorted(cells, key=lambda c: (c["level"], c["y"], c["x"])),
         "spots": spots,
         "previews_svg": previews_svg(previews),
-        "previews": previews,
         "view_box": view_box(centres, HEX_RADIUS * 1.15),
         "marked": bool(marked),
     }

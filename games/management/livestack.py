@@ -133,6 +133,10 @@ def cpu_sample() -> CpuSample | None:
     return CpuSample(total - idle, total, usage.ru_utime + usage.ru_stime)
 
 
+# The samples at the start and at the end of a measurement.
+CpuSpan = tuple[CpuSample | None, CpuSample | None]
+
+
 def cpu_line(before: CpuSample | None, after: CpuSample | None, moves: int) -> str:
     """Where the machine's CPU went while measuring: how busy it was, how much of it this
     command took itself, and the rest (the site, PostgreSQL, Redis) per move."""

@@ -20,7 +20,7 @@ import psycopg
 import pytest
 
 from games import engines
-from tests.conftest import PASSWORD, start_server, stop
+from tests.conftest import start_server, stop
 from tests.faults.servers import PrivatePostgres, manage, postgres_bin, private_postgres
 from tests.test_redis import Browser
 
@@ -77,9 +77,7 @@ def test_the_first_move_after_a_postgres_restart_is_stored_and_answered(
     browsers = {}
     for seat, name in enumerate(["alice", "bob"]):
         browser = Browser(address)
-        assert browser.request("/accounts/login/")[0] == 200
-        status, _, _ = browser.request("/accounts/login/", {"login": name, "password": PASSWORD})
-        assert status == 302, log.read_text()[-3000:]
+        assert browser.sign_in(name)[0] == 302, log.read_text()[-3000:]
         browsers[seat] = browser
 
     def play() -> tuple[int, int]:

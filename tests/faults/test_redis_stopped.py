@@ -27,7 +27,7 @@ import websockets
 
 from games import engines
 from games.models import Game
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import make_user
 from tests.games.conftest import build_game
 from tests.test_processes import session_cookie_for
 from tests.test_redis import Browser, OwnRedis, in_thread
@@ -41,11 +41,7 @@ VERSION = re.compile(r'data-version="(\d+)"')
 
 def signed_in(address: str, username: str) -> Browser:
     browser = Browser(address)
-    assert browser.request("/accounts/login/")[0] == 200
-    status, _, location = browser.request(
-        "/accounts/login/", {"login": username, "password": PASSWORD}
-    )
-    assert (status, location) == (302, "/")
+    assert browser.sign_in(username) == (302, "/")
     return browser
 
 

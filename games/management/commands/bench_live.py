@@ -108,11 +108,11 @@ class Command(BaseCommand):
             def start_worker() -> None:
                 processes.append(livestack.start(worker, logs / "worker.log"))
 
-            window = asyncio.run(self.watch(watches, cookie, options["seconds"], start_worker))
+            window, cpu = asyncio.run(self.watch(watches, cookie, options["seconds"], start_worker))
         finally:
             for proc in reversed(processes):
                 livestack.stop(proc)
-        self.report(games, watches, window)
+        self.report(games, watches, window, cpu)
 
     def make_games(self, options: dict[str, Any]) -> tuple[list[int], str]:
         """G games of bots (started at once: their first bot turns wait for the worker), and
@@ -136,8 +136,9 @@ class Command(BaseCommand):
 
     async def watch(
         self, watches: list[Watch], cookie: str, seconds: float, start_worker: Any
-    ) -> tuple[float, float]:
-        """Connect every socket, start the bots, listen for `seconds`; returns the window."""
+    ) -> tuple[tuple[float, float], livestack.CpuSpan]:
+        """Connect every socket, start the bots, listen for `seconds`; returns the window and
+        the machine's CPU samples at its two ends."""
         tasks = await livestack.open_sockets([(watch, cookie, None) for watch in watches])
         await asyncio.sleep(1.0)  # every consumer has joined its hub
         start_worker()
@@ -146,16 +147,20 @@ class Command(BaseCommand):
         deadline = time.monotonic() + 60
         while not all(len(w.arrivals) >= WARM_UP for w in watches) and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
-        begin = time.time()
-        self.cpu = [livestack.cpu_sample()]
+        begin, cpu_before = time.time(), livestack.cpu_sample()
         await asyncio.sleep(seconds)
-        end = time.time()
-        self.cpu.append(livestack.cpu_sample())
+        end, cpu_after = time.time(), livestack.cpu_sample()
         await asyncio.sleep(3.0)  # what is on its way when the window closes still counts
         await livestack.close_sockets(tasks)
-        return begin, end
+        return (begin, end), (cpu_before, cpu_after)
 
-    def report(self, games: list[int], watches: list[Watch], window: tuple[float, float]) -> None:
+    def report(
+        self,
+        games: list[int],
+        watches: list[Watch],
+        window: tuple[float, float],
+        cpu: livestack.CpuSpan,
+    ) -> None:
         from games.models import Move
 
         begin, end = window
@@ -188,7 +193,7 @@ class Command(BaseCommand):
             f"commit to arrival (ms): {livestack.spread(latencies)} ({len(latencies)} messages)"
         )
         self.stdout.write(f"lost messages: {lost} of {expected}; reconnects: {reconnects}")
-        self.stdout.write(livestack.cpu_line(*self.cpu, len(in_window)))
+        self.stdout.write(livestack.cpu_line(*cpu, len(in_window)))
         hops = livestack.hop_lines(watches, {k: v for k, v in committed.items() if k in in_window})
         if hops:
             self.stdout.write("where the time went (ms, from the move's insert to the arrival):")
