@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 from django.core.asgi import get_asgi_application
@@ -13,8 +14,9 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
-from config import announce  # noqa: E402
+from config import announce, timing  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 router = ProtocolTypeRouter(
@@ -30,4 +32,6 @@ router = ProtocolTypeRouter(
 async def application(scope: dict, receive: Any, send: Any) -> None:
     # Hints announced while a request is answered are sent after it, on this loop.
     announce.serve_from_running_loop()
+    if settings.LIVE_TRACE and scope["type"] == "http":
+        scope[timing.ARRIVED] = time.perf_counter()
     await router(scope, receive, send)

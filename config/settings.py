@@ -317,8 +317,12 @@ BOT_BUDGETS: dict[str, object] = {"hard": 0.05} if TESTING else {}
 
 BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 1.0)  # seconds between a move and a bot's reply
 # Live boards end with an HTML comment giving the time of each hop from the commit to the send
-# (games/consumers.py); `manage.py bench_live` turns it on to print where the time goes.
+# (games/consumers.py); `manage.py bench_live` and the load test turn it on to print where the
+# time goes...
 LIVE_TRACE = env_bool("LIVE_TRACE", False)
+# ... and every answer carries a Server-Timing header with its own hops (config/timing.py).
+if LIVE_TRACE:
+    MIDDLEWARE.insert(0, "config.timing.ServerTiming")
 TURN_TIMEOUT = env_float("TURN_TIMEOUT", 24 * 3600)  # seconds before a bot takes over a seat
 # Search iterations per decision of a post-game review (games/services/review.py).
 REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 2 if TESTING else 8))

@@ -117,6 +117,8 @@ def recent_moves(game: Any, *, upto: int | None = None) -> list[dict[str, Any]]:
             "type": str(m.payload.get("type", "")),
             "summary": m.summary or {},
             "text": describe_move(game.engine_slug, names[m.seat], m),
+            "by_bot": m.by_bot,
+            "can_take_back": m.can_take_back,
         }
         for m in rows
     ]
@@ -325,10 +327,17 @@ def review_stamp(game: Any) -> str:
     return f".r{found[0]}{found[1][0]}" if found else ""
 
 
-def _own_last_step(game: Any, position: int | None) -> bool:
+def _own_last_step(game: Any, position: int | None, recent: list[dict[str, Any]]) -> bool:
     """Whether the last move is the viewer's own step, played by them (not a bot), that the
-    engine said may be taken back (principle 8; `services.take_back_step` checks again)."""
-    last = game.moves.filter(number=game.version - 1).values_list("seat", "by_bot", "can_take_back")
+    engine said may be taken back (principle 8; `services.take_back_step` checks again).
+    `recent` (the last moves, oldest first) holds it already when it ends at the last move."""
+    if recent and recent[-1]["number"] == game.version:
+        found = recent[-1]
+        last = [(found["seat"], found["by_bot"], found["can_take_back"])]
+    else:
+        last = game.moves.filter(number=game.version - 1).values_list(
+            "seat", "by_bot", "can_take_back"
+        )
     return any(seat == position and not by_bot and ok for seat, by_bot, ok in last)
 
 
@@ -359,7 +368,7 @@ def board_context(
     if recent is None:
         recent = recent_moves(game, upto=replay_number)
     module = boards.get(game.engine_slug)
-    own_step = interactive and game.version > 0 and _own_last_step(game, position)
+    own_step = interactive and game.version > 0 and _own_last_step(game, position, recent)
     ctx: dict[str, Any] = {
         "game": game,
         "seat": position,

@@ -53,6 +53,7 @@ CSRF_HEADER = re.compile(r'"X-CSRFToken": "([^"]+)"')
 LOG_IN_WAIT_SECONDS = 10.0  # after a 429 from the log-in rate limit
 LOG_IN_TRIES = 60
 CATCH_UP_SECONDS = 20.0  # a member whose socket brought nothing for this long reloads the board
+SERVER_TIMING = re.compile(r"([\w-]+);dur=([\d.]+)")  # config/timing.py: header()
 
 
 # --- the move forms a board offers ------------------------------------------------------------
@@ -114,6 +115,8 @@ class Post:
     took: float
     status: int
     accepted: bool
+    # The server's own hops of this post (its Server-Timing header), in milliseconds.
+    hops: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -130,6 +133,7 @@ class Member:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     posts: list[Post] = field(default_factory=list)
     reloads: int = 0
+    hops: dict[str, float] = field(default_factory=dict)  # of the last answer (Server-Timing)
 
     def __post_init__(self) -> None:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
@@ -160,7 +164,8 @@ class Browser:
     async def call(
         self, member: Member, path: str, data: dict[str, str] | None = None, htmx: bool = False
     ) -> tuple[int, str, float]:
-        """GET (or POST `data`) `path`; returns the status, the text and the seconds taken."""
+        """GET (or POST `data`) `path`; returns the status, the text and the seconds taken.
+        The server's hops of the last answer are kept in `member.hops`."""
         headers = {"Accept-Language": "en"}
         if htmx:
             headers.update({"HX-Request": "true", "X-CSRFToken": member.csrf})
@@ -168,19 +173,22 @@ class Browser:
         request = urllib.request.Request(member.url(path), data=body, headers=headers)
         loop = asyncio.get_running_loop()
         begin = time.monotonic()
-        status, text = await loop.run_in_executor(self.pool, self._open, member, request)
+        status, text, hops = await loop.run_in_executor(self.pool, self._open, member, request)
         self.statuses[status] += 1
+        member.hops = hops
         return status, text, time.monotonic() - begin
 
     @staticmethod
-    def _open(member: Member, request: urllib.request.Request) -> tuple[int, str]:
+    def _open(member: Member, request: urllib.request.Request) -> tuple[int, str, dict[str, float]]:
         try:
             with member.opener.open(request, timeout=60) as answer:
-                return answer.status, answer.read().decode()
+                timing = answer.headers.get("Server-Timing", "")
+                hops = {name: float(ms) for name, ms in SERVER_TIMING.findall(timing)}
+                return answer.status, answer.read().decode(), hops
         except urllib.error.HTTPError as exc:
-            return exc.code, exc.read().decode(errors="replace")
+            return exc.code, exc.read().decode(errors="replace"), {}
         except OSError:
-            return 0, ""  # no answer at all (counted under status 0)
+            return 0, "", {}  # no answer at all (counted under status 0)
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -257,7 +265,7 @@ async def play(browser: Browser, member: Member, until: float, rng: random.Rando
             member, f"/games/{member.game_id}/move/", data, htmx=True
         )
         accepted = status == 200 and board_version(board) == version
-        member.posts.append(Post(version, sent, took, status, accepted))
+        member.posts.append(Post(version, sent, took, status, accepted, member.hops))
         if status == 200:
             member.take(board)
 
@@ -441,6 +449,8 @@ def report(
     )
     print(f"POST to screen (ms): {spread(to_screen)} ({len(to_screen)} boards)")
     print(f"move POST (ms): {spread(post_ms)} ({len(post_ms)} posts)")
+    for line in post_hop_lines([p for p in posts if p.accepted]):
+        print(line)
     print(f"bot turn beyond the {options.bot_delay:g} s delay (ms): {spread(bot_ms)}")
     answers = ", ".join(f"{s}: {n}" for s, n in sorted(browser.statuses.items()))
     shown = ", ".join(f"{s}: {n}" for s, n in errors.items()) or "none"
@@ -472,6 +482,28 @@ def report(
 
 
 PERCENTILES = (("p50", 0.50), ("p95", 0.95), ("p99", 0.99), ("max", 1.0))
+
+
+def post_hop_lines(posts: list[Post]) -> list[str]:
+    """Where the accepted move posts' time went (ms, p50 / p95 / p99), hop by hop as the
+    server timed them (config/timing.py), then what the server's hops leave of the time the
+    member waited: the connection, the server's event loop and the load command itself."""
+    spans: dict[str, list[float]] = {}
+    for post in posts:
+        for name, ms in post.hops.items():
+            spans.setdefault(name, []).append(ms)
+        if post.hops:
+            spans.setdefault("(server, all hops)", []).append(sum(post.hops.values()))
+            outside = post.took * 1000 - sum(post.hops.values())
+            spans.setdefault("(outside the hops)", []).append(outside)
+    if not spans:
+        return []
+    lines = ["move POST hop by hop (ms, p50 / p95 / p99):"]
+    for name, values in spans.items():
+        values.sort()
+        figures = " / ".join(f"{percentile(values, f):.1f}" for f in (0.5, 0.95, 0.99))
+        lines.append(f"  {name}: {figures}")
+    return lines
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:

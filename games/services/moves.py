@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
+from config import timing
 from games import boards
 from games.engines.base import Engine, can_take_back
 from games.models import Game, Move, Seat
@@ -98,9 +100,12 @@ def play_move(
     """Play `move` for `seat` if the game is still at `expected_version`.
 
     Raises GameError or IllegalMove, and then nothing is written and nothing is scheduled.
+    Returns the game as it stands after the move, its seats and their members loaded.
     """
     check_move_payload(move)
+    timing.mark_on_commit("commit")
     game = locked(game_id)
+    timing.mark("lock")
     if game.status != Game.Status.RUNNING:
         raise GameError("not_running", "The game is not running.")
     if type(seat) is not int or not 0 <= seat < game.players:
@@ -114,6 +119,9 @@ def play_move(
             f"Expected move {expected_version}, the game is at {game.version}.",
             version=game.version,
         )
+    # The seats with their members, once: the bot turns, the notices and the mover's answer
+    # (games/views/play.py draws the board from the game returned) all use these.
+    prefetch_related_objects([game], Prefetch("seats", Seat.objects.select_related("user")))
     seats = list(game.seats.all())
     seat_row = next(s for s in seats if s.position == seat)
     if seat_row.is_bot and not by_bot:
@@ -122,6 +130,7 @@ def play_move(
         raise GameError("not_bot_seat", "A member plays this seat.")
     engine = engine_for(game.engine_slug)
     state = record_move(game, engine, engine.load(game.state), seat, move, by_bot=by_bot)
+    timing.mark("move")
     if seat_row.told_turn:  # the member has moved: the next wait may be told again
         seat_row.told_turn = False
         seat_row.save(update_fields=["told_turn"])

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 
-from games import rendering, selectors, services
+from games import rendering, services
 from games.models import Game, Seat
 
 
@@ -19,13 +20,16 @@ def int_param(raw: str | None) -> int | None:
 
 
 def get_game(game_id: int) -> Game:
-    return get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
+    """The game with its seats and their members (one query for both)."""
+    seats = Prefetch("seats", Seat.objects.select_related("user"))
+    return get_object_or_404(Game.objects.prefetch_related(seats), pk=game_id)
 
 
 def my_seat(game: Game, user: Any) -> Seat | None:
+    """The viewer's seat, from the game's seats (`get_game` has them already)."""
     if not user.is_authenticated:
         return None
-    return selectors.seat_for_user(game, user)
+    return next((s for s in game.seats.all() if s.user_id == user.pk), None)
 
 
 def play_context(game: Game, seat: Seat | None, *, error: str | None = None) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from config import timing
 from games import messages as game_messages
 from games import services
 from games.engines.base import IllegalMove
@@ -82,31 +83,45 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
     form = MoveForm(request.POST)
     error = None
     status = 400
+    played = None
     if form.is_valid():
+        timing.mark("checks")
         try:
-            services.play_move(
+            played = services.play_move(
                 game_id=game.pk,
                 seat=seat.position,
                 move=form.cleaned_data["move"],
                 expected_version=form.cleaned_data["expected_version"],
             )
+            timing.mark("hooks")
         except (services.GameError, IllegalMove) as exc:
             error = game_messages.describe(exc, game.engine_slug)
             if exc.code in CONFLICT_CODES:
                 status = 409
     else:
         error = form.error_text()
-    return after_the_post(request, game_id, seat, error, status)
+    return after_the_post(request, game_id, seat, error, status, played)
 
 
 def after_the_post(
-    request: HttpRequest, game_id: int, seat: Seat, error: str | None, status: int
+    request: HttpRequest,
+    game_id: int,
+    seat: Seat,
+    error: str | None,
+    status: int,
+    played: Game | None = None,
 ) -> HttpResponse:
-    """The answer to a move or a step taken back: the fresh board (htmx), or the page."""
-    game = get_game(game_id)
+    """The answer to a move or a step taken back: the fresh board (htmx), or the page. The
+    board of a move just played is drawn from the game as the move left it (`played`, its
+    seats loaded), without reading it again."""
+    game = played or get_game(game_id)
     if request.htmx:
         # htmx swaps only 2xx answers: the reason is shown inside the fresh board.
-        return render(request, "games/play.html#board", play_context(game, seat, error=error))
+        ctx = play_context(game, seat, error=error)
+        timing.mark("context")
+        answer = render(request, "games/play.html#board", ctx)
+        timing.mark("render")
+        return answer
     if error is None:
         return redirect("games:play", game_id=game.pk)
     ctx = play_context(game, seat, error=error)
