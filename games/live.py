@@ -23,11 +23,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Coroutine, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Coroutine, Hashable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -284,6 +285,62 @@ def render_board(game: Game, position: int | None, language: str) -> str:
         return rendering.board_html(game=game, seat=position)
 
 
+class SharedBoards:
+    """Boards of this process being drawn or just drawn, each drawn once: whoever asks first
+    draws it, and whoever asks for the same board meanwhile waits for that drawing instead of
+    drawing it again. The move post's answer is the mover's own view of the board the move
+    made, which the hub draws for the mover's socket at the same moment (principle 7: once per
+    move, viewpoint and language); the two share one drawing."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self._lock = threading.Lock()
+        self._boards: OrderedDict[Hashable, Future[str]] = OrderedDict()
+
+    def draw(self, key: Hashable, draw: Callable[[], str]) -> str:
+        with self._lock:
+            board = self._boards.get(key)
+            mine = board is None
+            if board is None:
+                board = self._boards[key] = Future()
+                while len(self._boards) > self.keep:
+                    self._boards.popitem(last=False)
+            else:
+                self._boards.move_to_end(key)
+        if not mine:
+            try:
+                return board.result(timeout=DRAW_WAIT_SECONDS)
+            except Exception:
+                return draw()  # its drawing failed or hangs: draw it here
+        try:
+            html = draw()
+        except BaseException as exc:
+            with self._lock:
+                if self._boards.get(key) is board:
+                    del self._boards[key]
+            board.set_exception(exc)
+            raise
+        board.set_result(html)
+        return html
+
+
+# Boards of this process drawn lately; a move makes one or a few, drawn within milliseconds.
+KEEP_SHARED_BOARDS = 64
+# How long a board waits for another thread's drawing of it before drawing it itself.
+DRAW_WAIT_SECONDS = 10.0
+_shared_boards = SharedBoards(KEEP_SHARED_BOARDS)
+
+
+def shared_board(game: Game, position: int | None, language: str) -> str:
+    """`render_board`, drawn once in this process for the game as it is now (its revision,
+    stamp and last save: a game whose moves were rolled back and made again differs in the
+    last) and the viewpoint and language."""
+    from games.rendering import board_stamp
+
+    key = (game.pk, game.revision, board_stamp(game), game.updated_at, position, language)
+    return _shared_boards.draw(key, lambda: render_board(game, position, language))
+
+
 def read_and_draw_now(
     game_id: int, wanted: set[tuple[int, str]], drawn_before: Mapping[BoardKey, str]
 ) -> tuple[Snapshot, dict[BoardKey, str], float]:
@@ -303,7 +360,7 @@ def read_and_draw_now(
             if key in drawn or key in drawn_before:
                 continue
             try:
-                drawn[key] = render_board(snapshot.game, key[3], language)
+                drawn[key] = shared_board(snapshot.game, key[3], language)
             except Exception:
                 logger.exception(
                     "Game %s: the board for seat %s could not be drawn", game_id, key[3]

@@ -8,13 +8,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from config import timing
+from games import live, services
 from games import messages as game_messages
-from games import services
 from games.engines.base import IllegalMove
 from games.forms import MoveForm
 from games.models import Game, Seat
@@ -115,6 +116,12 @@ def after_the_post(
     board of a move just played is drawn from the game as the move left it (`played`, its
     seats loaded), without reading it again."""
     game = played or get_game(game_id)
+    if request.htmx and played is not None and error is None:
+        # The mover's own view of the board the move made: the hub draws the same for the
+        # mover's socket at this moment, and the two share one drawing (games/live.py).
+        board = live.shared_board(played, seat.position, get_language())
+        timing.mark("render")
+        return HttpResponse(board)
     if request.htmx:
         # htmx swaps only 2xx answers: the reason is shown inside the fresh board.
         ctx = play_context(game, seat, error=error)

@@ -439,3 +439,99 @@ async def test_a_replay_socket_hears_the_reviews_progress_in_its_members_languag
         assert "Az elemzés elkészült." in ready and "review-link" in ready
     finally:
         await socket.disconnect()
+
+
+# --- the move post and the mover's socket share one drawing (games/live.py: SharedBoards) ----
+
+
+@sync_to_async
+def post_first_move_as(game: Game, members: dict[int, Any]) -> tuple[int, str]:
+    from django.test import Client
+    from django.urls import reverse
+
+    seat, move = first_legal_move(game)
+    client = Client()
+    client.force_login(members[seat])
+    answer = client.post(
+        reverse("games:move", args=[game.pk]),
+        {"move": json.dumps(move), "expected_version": game.version},
+        headers={"HX-Request": "true"},
+    )
+    assert answer.status_code == 200
+    return seat, answer.content.decode()
+
+
+async def test_the_move_posts_answer_is_the_board_the_movers_socket_gets_drawn_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn: list[tuple[int, int | None, str]] = []
+    draw = live.render_board
+
+    def counted(game: Game, position: int | None, language: str) -> str:
+        drawn.append((game.revision, position, language))
+        return draw(game, position, language)
+
+    monkeypatch.setattr(live, "render_board", counted)
+    game, alice, bob, _ = await two_member_game()
+    members = {0: alice, 1: bob}
+    sockets = {seat: await connect(game.pk, user) for seat, user in members.items()}
+    try:
+        seat, answer = await post_first_move_as(game, members)
+        board = await sockets[seat].receive_from(timeout=10)
+        other = await sockets[1 - seat].receive_from(timeout=10)
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
+    assert 'data-version="1"' in answer
+    assert answer == board
+    assert other != board  # the other seat's own view
+    # The mover's view of move 1 was drawn once, for the answer and the socket together.
+    assert drawn.count((1, seat, "en")) == 1
+    assert drawn.count((1, 1 - seat, "en")) == 1
+
+
+def test_a_board_asked_for_while_it_is_drawn_waits_for_that_drawing() -> None:
+    import threading
+
+    boards = live.SharedBoards(keep=4)
+    started, release = threading.Event(), threading.Event()
+    calls: list[str] = []
+
+    def slow() -> str:
+        calls.append("drawn")
+        started.set()
+        release.wait(5)
+        return "<section>board</section>"
+
+    got: list[str] = []
+    first = threading.Thread(target=lambda: got.append(boards.draw("k", slow)))
+    first.start()
+    assert started.wait(5)
+    second = threading.Thread(target=lambda: got.append(boards.draw("k", slow)))
+    second.start()
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert got == ["<section>board</section>"] * 2
+    assert calls == ["drawn"]
+    # Another key is another board.
+    assert boards.draw("other", lambda: "<section>other</section>") == "<section>other</section>"
+
+
+def test_a_board_whose_drawing_failed_is_drawn_again() -> None:
+    boards = live.SharedBoards(keep=4)
+
+    def broken() -> str:
+        raise RuntimeError("the template failed")
+
+    with pytest.raises(RuntimeError):
+        boards.draw("k", broken)
+    assert boards.draw("k", lambda: "<section>board</section>") == "<section>board</section>"
+
+
+def test_only_the_latest_boards_are_kept() -> None:
+    boards = live.SharedBoards(keep=2)
+    for key in ("a", "b", "c"):
+        boards.draw(key, lambda key=key: key)
+    assert boards.draw("a", lambda: "drawn again") == "drawn again"
+    assert boards.draw("c", lambda: "drawn again") == "c"

@@ -35,7 +35,6 @@ HOPS = [
     "move",
     "commit",
     "hooks",
-    "context",
     "render",
     "answer",
 ]
