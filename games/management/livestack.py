@@ -117,6 +117,46 @@ class CpuSample:
     busy: float  # core-seconds spent outside idle
     total: float  # core-seconds, idle included
     own: float  # core-seconds of this process (the sockets and members it simulates)
+    # Core-seconds of the machine's processes so far, by kind (`process_kind`).
+    kinds: dict[str, float] = field(default_factory=dict)
+
+
+# What a process is, by its command line: the first kind whose words it contains.
+PROCESS_KINDS = (
+    ("ASGI servers", ("config.serve", "uvicorn", "daphne", "granian")),
+    ("Celery workers", ("celery",)),
+    ("PostgreSQL", ("postgres",)),
+    ("Redis", ("redis-server",)),
+)
+
+
+def process_kind(command: str, pid: int) -> str:
+    if pid == os.getpid():
+        return "this command"
+    for kind, words in PROCESS_KINDS:
+        if any(word in command for word in words):
+            return kind
+    return "other"
+
+
+def process_cpu() -> dict[str, float]:
+    """Core-seconds each kind of process has used so far (user and system, from /proc)."""
+    second = os.sysconf("SC_CLK_TCK")
+    kinds: dict[str, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # it ended meanwhile
+        # After "pid (name)": state is the 3rd field, utime the 14th and stime the 15th.
+        rest = stat.rsplit(")", 1)[1].split()
+        used = (int(rest[11]) + int(rest[12])) / second
+        kind = process_kind(command, int(entry.name))
+        kinds[kind] = kinds.get(kind, 0.0) + used
+    return kinds
 
 
 def cpu_sample() -> CpuSample | None:
@@ -130,7 +170,7 @@ def cpu_sample() -> CpuSample | None:
     second = os.sysconf("SC_CLK_TCK")
     total, idle = sum(ticks) / second, (ticks[3] + ticks[4]) / second
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    return CpuSample(total - idle, total, usage.ru_utime + usage.ru_stime)
+    return CpuSample(total - idle, total, usage.ru_utime + usage.ru_stime, process_cpu())
 
 
 # The samples at the start and at the end of a measurement.
@@ -145,12 +185,21 @@ def cpu_line(before: CpuSample | None, after: CpuSample | None, moves: int) -> s
     busy, total = after.busy - before.busy, after.total - before.total
     own = after.own - before.own
     per_move = (busy - own) / moves * 1000 if moves else float("nan")
-    return (
+    line = (
         f"CPU while measuring: {busy:.0f} of {total:.0f} core-seconds busy "
         f"({100 * busy / max(total, 1e-9):.0f}%), {own:.0f} of them this command's own; "
         f"the rest of the machine (when idle otherwise: the site, PostgreSQL, Redis) "
         f"{per_move:.0f} ms per move"
     )
+    if not moves or not after.kinds:
+        return line
+    # A process that ended meanwhile is left out (its time is no longer in /proc).
+    spent = {kind: used - before.kinds.get(kind, 0.0) for kind, used in after.kinds.items()}
+    parts = ", ".join(
+        f"{kind} {max(used, 0.0) / moves * 1000:.1f}"
+        for kind, used in sorted(spent.items(), key=lambda item: -item[1])
+    )
+    return f"{line}\nCPU per move by process (ms): {parts}"
 
 
 def check_places(database_url: str, redis_url: str, word: str) -> None:

@@ -1,0 +1,40 @@
+"""Where the machine's CPU went while the benchmarks measured (games/management/livestack.py):
+each kind of process's core-seconds per move."""
+
+from __future__ import annotations
+
+import os
+
+from games.management import livestack
+from games.management.livestack import CpuSample
+
+
+def test_processes_are_told_apart_by_their_command_line() -> None:
+    kind = livestack.process_kind
+    assert kind("/work/.venv/bin/python -m config.serve --port 8001", 1) == "ASGI servers"
+    assert kind("/work/.venv/bin/uvicorn --host 127.0.0.1 config.asgi:application", 1) == (
+        "ASGI servers"
+    )
+    assert kind("/work/.venv/bin/celery -A config worker -n load1", 1) == "Celery workers"
+    assert kind("postgres: 15/main: postgres club_load 127.0.0.1(40512) idle", 1) == "PostgreSQL"
+    assert kind("redis-server 127.0.0.1:6379", 1) == "Redis"
+    assert kind("python -m games.bots.arena babylon", 1) == "other"
+    assert kind("python -m tests.load --games 2", os.getpid()) == "this command"
+
+
+def test_the_cpu_line_splits_the_time_per_move_by_kind_of_process() -> None:
+    before = CpuSample(10.0, 40.0, 1.0, {"ASGI servers": 10.0, "PostgreSQL": 5.0})
+    after = CpuSample(14.0, 60.0, 1.5, {"ASGI servers": 12.0, "PostgreSQL": 6.0, "Redis": 0.5})
+    line = livestack.cpu_line(before, after, 100).splitlines()
+    # 4 busy core-seconds of 20, 0.5 of them the command's own: 3.5 s / 100 moves = 35 ms.
+    assert line[0].startswith("CPU while measuring: 4 of 20 core-seconds busy (20%)")
+    assert line[0].endswith("35 ms per move")
+    # 2 s, 1 s and 0.5 s over 100 moves, the largest first.
+    assert line[1] == "CPU per move by process (ms): ASGI servers 20.0, PostgreSQL 10.0, Redis 5.0"
+
+
+def test_this_process_is_found_among_the_machines() -> None:
+    spent = sum(i * i for i in range(300_000))  # some CPU of its own
+    assert spent > 0
+    kinds = livestack.process_cpu()
+    assert kinds["this command"] > 0
