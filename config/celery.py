@@ -33,10 +33,11 @@ def _publish_from_own_loop(**kwargs: object) -> None:
 
 @worker_ready.connect
 def _resend_overdue_work(**kwargs: object) -> None:
-    """A worker killed in the middle of a bot's turn (SIGKILL, out of memory) leaves that turn
-    unplayed until the beat's rescue, a minute or two later. Each worker that starts asks for
-    the overdue work at once (games.tasks.resend_overdue_work); the version check makes a
-    second copy of a turn harmless."""
+    """A worker killed in the middle of a bot's turn (SIGKILL, out of memory) leaves that turn,
+    and the turns it was keeping until their delay passed, unplayed until the beat's rescue, a
+    minute or two later. Each worker that starts asks for them at once, each to be played
+    when due (games.tasks.resend_overdue_work); the version check makes a second copy of a
+    turn harmless."""
     try:
         app.send_task("games.tasks.resend_overdue_work")
     except Exception:

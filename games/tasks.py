@@ -51,11 +51,12 @@ def reschedule_stuck_bot_turns() -> int:
 
 @shared_task
 def resend_overdue_work() -> int:
-    """Sent by each worker as it starts (config/celery.py): every bot turn already due, and
-    every end of game not yet scored, is sent again. A worker that was killed took the tasks
-    it held with it (the filesystem broker had deleted them; Redis keeps them aside for its
-    visibility timeout, an hour); a copy of a task still held by a live worker does nothing."""
-    return services.reschedule_stuck_bot_turns(late_by=0) + services.finish_unscored_games()
+    """Sent by each worker as it starts (config/celery.py): every bot turn a game waits for is
+    sent again, to be played when it is due, and every end of game not yet scored. A worker
+    that was killed took the tasks it held with it (the filesystem broker had deleted them;
+    Redis keeps them aside for its visibility timeout, an hour); a copy of a task still held
+    by a live worker does nothing."""
+    return services.resend_bot_turns() + services.finish_unscored_games()
 
 
 @shared_task

@@ -15,7 +15,12 @@ Callers use this package's names (`services.play_move`); tests that replace a co
 patch it where it is used (`games.services.bots.choose_move`).
 """
 
-from games.services.bots import STUCK_BOT_SECONDS, play_bot_turn, reschedule_stuck_bot_turns
+from games.services.bots import (
+    STUCK_BOT_SECONDS,
+    play_bot_turn,
+    reschedule_stuck_bot_turns,
+    resend_bot_turns,
+)
 from games.services.common import (
     BOT_LEVELS,
     MAX_MOVE_BYTES,
@@ -82,6 +87,7 @@ __all__ = [
     "play_move",
     "record_move",
     "reschedule_stuck_bot_turns",
+    "resend_bot_turns",
     "resign",
     "run_game_nights",
     "schedule_night",

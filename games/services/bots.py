@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -59,16 +60,38 @@ def reschedule_stuck_bot_turns(
     *, now: datetime | None = None, late_by: float = STUCK_BOT_SECONDS
 ) -> int:
     """Send the bot turns again that should have been played `late_by` seconds ago or more
-    (the beat task; with `late_by=0`, a worker that starts: config/celery.py)."""
+    (the beat task)."""
     limit = (now or timezone.now()) - timedelta(seconds=late_by + settings.BOT_MOVE_DELAY)
+    games = Game.objects.filter(status=Game.Status.RUNNING, turn_started_at__lte=limit)
+    return _send_bot_turns(games)
+
+
+def resend_bot_turns(*, now: datetime | None = None) -> int:
+    """Send again every bot turn a running game waits for, each to be played when it is due
+    (a worker that starts: config/celery.py). A worker that was killed took with it the turns
+    it held: the one it was playing, and those it was keeping until their delay had passed."""
+    games = Game.objects.filter(status=Game.Status.RUNNING, turn_started_at__isnull=False)
+    return _send_bot_turns(games, now=now or timezone.now())
+
+
+def _send_bot_turns(games: Iterable[Game], *, now: datetime | None = None) -> int:
+    """Send the turn of each bot seat to move in `games`: at once, or, given `now`, when the
+    bot's delay after the turn began has passed. A copy of a turn that is played already, or
+    is still held by a worker, finds the version moved on and does nothing."""
     sent = 0
-    for game in Game.objects.filter(status=Game.Status.RUNNING, turn_started_at__lte=limit):
+    for game in games:
         engine = engine_for(game.engine_slug)
         to_move = engine.to_move(engine.load(game.state))
+        countdown = 0.0
+        if now is not None and game.turn_started_at is not None:
+            due = game.turn_started_at + timedelta(seconds=settings.BOT_MOVE_DELAY)
+            countdown = max(0.0, (due - now).total_seconds())
         for seat in game.seats.filter(position__in=to_move):
             if seat.is_bot:
                 common.send_task(
-                    common.task_named("play_bot_turn"), (game.pk, seat.position, game.version)
+                    common.task_named("play_bot_turn"),
+                    (game.pk, seat.position, game.version),
+                    countdown,
                 )
                 sent += 1
     return sent

@@ -1,10 +1,12 @@
 """A Celery worker killed with SIGKILL in the middle of a bot's turn: the turn is played exactly
-once after a new worker starts.
+once after a new worker starts. And one killed while it keeps a bot's turn until the bot's delay
+has passed: the next worker plays that turn when it is due.
 
 Proves: the bot's move, written but not committed when the worker died, leaves nothing behind
 (the game is still at that move number and the log has no such move); a worker that starts
-sends every overdue bot turn again (config/celery.py), so the new worker plays the turn with
-no wait for the beat's rescue (a minute or two) or for Redis's visibility timeout (an hour);
+sends every bot turn a game waits for again (config/celery.py), so the new worker plays the
+turn with no wait for the beat's rescue (a minute or two) or for Redis's visibility timeout
+(an hour);
 and the turn is played once: the game is back at the member's turn with one bot move in the
 log for it, and nothing later plays a second one.
 
@@ -115,3 +117,53 @@ def test_a_bot_turn_cut_by_a_killed_worker_is_played_once_by_the_next_worker(
     # The bot's turn: its moves since `turn`, each by the bot, and then the member's turn.
     assert all(seat == 1 and by_bot for _, seat, by_bot in log_of_game[turn:])
     assert played > turn
+
+
+def queue_is_empty(env: dict[str, str]) -> bool:
+    """No message waits on the broker's queue: a worker has taken each one."""
+    if settings.REDIS_URL:
+        import redis
+
+        return redis.Redis.from_url(env["REDIS_URL"]).llen("celery") == 0
+    queue = settings.CELERY_FS_DIR / "queue"
+    return not any(path.is_file() for path in queue.iterdir())
+
+
+def test_a_bot_turn_a_killed_worker_kept_for_later_is_played_when_due_by_the_next_worker(
+    worker_env: dict[str, str], tmp_path: Path, settings: Settings
+) -> None:
+    """The bot waits `BOT_MOVE_DELAY` before its turn: its task travels with a countdown, and
+    the worker that takes it keeps it in memory until then. Killed meanwhile, it takes the
+    turn with it (no beat runs here to rescue it); the next worker sends it again for the
+    time it is due, neither at once nor a minute late."""
+    delay = 8.0
+    settings.BOT_MOVE_DELAY = delay
+    env = {**worker_env, "BOT_MOVE_DELAY": str(delay)}
+    log = tmp_path / "workers.log"
+    first = start_celery_worker(env, log)
+    try:
+        alice = make_user("alice-waiting-bot")
+        game = build_game(alice, "easy", seed=5)
+        move = the_move_that_ends_alices_turn(game)
+        services.play_move(game_id=game.pk, seat=0, move=move, expected_version=game.version)
+        assert outbox.wait_until_idle(30)
+        game.refresh_from_db()
+        turn, began = game.version, game.turn_started_at
+        wait_for(lambda: queue_is_empty(env), "the worker did not take the bot's turn", log)
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(timeout=30)
+    finally:
+        stop(first)
+
+    second = start_celery_worker(env, log)
+    try:
+        wait_for(lambda: alices_turn(game), "the bot did not play its turn", log)
+    finally:
+        stop(second)
+        assert outbox.wait_until_idle(30)
+    bot_moves = list(game.moves.filter(number__gte=turn).order_by("number"))
+    assert bot_moves and all(m.seat == 1 and m.by_bot for m in bot_moves)
+    played_after = (bot_moves[0].created_at - began).total_seconds()
+    # When due (the countdown is counted from the turn's start), and long before the beat's
+    # rescue would have sent it (a minute after it was due).
+    assert delay - 0.5 <= played_after < delay + 30

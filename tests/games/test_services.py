@@ -515,15 +515,21 @@ def test_a_bot_turn_whose_task_was_lost_is_sent_again(make_game, alice, sent_tas
     assert sent_tasks.sent == [("games.tasks.play_bot_turn", (game.pk, 0, 0), 0)]
 
 
-def test_a_starting_worker_sends_again_the_bot_turns_already_due(
-    make_game, alice, sent_tasks, settings
+def test_a_starting_worker_sends_again_each_waiting_bot_turn_for_when_it_is_due(
+    make_game, alice, bob, sent_tasks, settings
 ) -> None:
+    """A killed worker took with it the turns it was keeping until their delay had passed:
+    the next worker sends them again, each to be played when its delay is over."""
     settings.BOT_MOVE_DELAY = 30
-    game = make_game("easy", alice)
-    assert services.reschedule_stuck_bot_turns(late_by=0) == 0  # due in 30 s: not yet
-    due = timezone.now() + timedelta(seconds=31)
-    assert services.reschedule_stuck_bot_turns(now=due, late_by=0) == 1
-    assert sent_tasks.sent == [("games.tasks.play_bot_turn", (game.pk, 0, 0), 0)]
+    game = make_game("easy", alice)  # the bot moves first, 30 s after the game began
+    make_game(alice, bob)  # a member's turn: nothing to send
+    began = Game.objects.get(pk=game.pk).turn_started_at
+    assert services.resend_bot_turns(now=began + timedelta(seconds=10)) == 1
+    assert sent_tasks.sent == [("games.tasks.play_bot_turn", (game.pk, 0, 0), 20.0)]
+    sent_tasks.sent.clear()
+    # Already overdue: played at once.
+    assert services.resend_bot_turns(now=began + timedelta(seconds=45)) == 1
+    assert sent_tasks.sent == [("games.tasks.play_bot_turn", (game.pk, 0, 0), 0.0)]
 
 
 def test_a_finished_game_whose_end_task_was_lost_is_scored(make_game, alice, bob) -> None:
