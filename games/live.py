@@ -331,13 +331,16 @@ DRAW_WAIT_SECONDS = 10.0
 _shared_boards = SharedBoards(KEEP_SHARED_BOARDS)
 
 
-def shared_board(game: Game, position: int | None, language: str) -> str:
+def shared_board(game: Game, position: int | None, language: str, stamp: str | None = None) -> str:
     """`render_board`, drawn once in this process for the game as it is now (its revision,
     stamp and last save: a game whose moves were rolled back and made again differs in the
-    last) and the viewpoint and language."""
+    last) and the viewpoint and language. `stamp` is the game's `board_stamp`, if the caller
+    has it already (the hub's snapshot)."""
     from games.rendering import board_stamp
 
-    key = (game.pk, game.revision, board_stamp(game), game.updated_at, position, language)
+    if stamp is None:
+        stamp = board_stamp(game)
+    key = (game.pk, game.revision, stamp, game.updated_at, position, language)
     return _shared_boards.draw(key, lambda: render_board(game, position, language))
 
 
@@ -360,7 +363,7 @@ def read_and_draw_now(
             if key in drawn or key in drawn_before:
                 continue
             try:
-                drawn[key] = shared_board(snapshot.game, key[3], language)
+                drawn[key] = shared_board(snapshot.game, key[3], language, snapshot.stamp)
             except Exception:
                 logger.exception(
                     "Game %s: the board for seat %s could not be drawn", game_id, key[3]

@@ -330,15 +330,15 @@ def review_stamp(game: Any) -> str:
 def _own_last_step(game: Any, position: int | None, recent: list[dict[str, Any]]) -> bool:
     """Whether the last move is the viewer's own step, played by them (not a bot), that the
     engine said may be taken back (principle 8; `services.take_back_step` checks again).
-    `recent` (the last moves, oldest first) holds it already when it ends at the last move."""
-    if recent and recent[-1]["number"] == game.version:
-        found = recent[-1]
-        last = [(found["seat"], found["by_bot"], found["can_take_back"])]
-    else:
-        last = game.moves.filter(number=game.version - 1).values_list(
-            "seat", "by_bot", "can_take_back"
-        )
-    return any(seat == position and not by_bot and ok for seat, by_bot, ok in last)
+    It is the last of `recent` (the last moves, oldest first, as `recent_moves` reads them)."""
+    last = recent[-1] if recent else None
+    return (
+        last is not None
+        and last["number"] == game.version
+        and last["seat"] == position
+        and not last["by_bot"]
+        and last["can_take_back"]
+    )
 
 
 def board_context(

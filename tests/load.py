@@ -133,7 +133,6 @@ class Member:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     posts: list[Post] = field(default_factory=list)
     reloads: int = 0
-    hops: dict[str, float] = field(default_factory=dict)  # of the last answer (Server-Timing)
 
     def __post_init__(self) -> None:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
@@ -163,9 +162,9 @@ class Browser:
 
     async def call(
         self, member: Member, path: str, data: dict[str, str] | None = None, htmx: bool = False
-    ) -> tuple[int, str, float]:
-        """GET (or POST `data`) `path`; returns the status, the text and the seconds taken.
-        The server's hops of the last answer are kept in `member.hops`."""
+    ) -> tuple[int, str, float, dict[str, float]]:
+        """GET (or POST `data`) `path`; returns the status, the text, the seconds taken and the
+        server's hops (its Server-Timing header, in milliseconds)."""
         headers = {"Accept-Language": "en"}
         if htmx:
             headers.update({"HX-Request": "true", "X-CSRFToken": member.csrf})
@@ -175,8 +174,7 @@ class Browser:
         begin = time.monotonic()
         status, text, hops = await loop.run_in_executor(self.pool, self._open, member, request)
         self.statuses[status] += 1
-        member.hops = hops
-        return status, text, time.monotonic() - begin
+        return status, text, time.monotonic() - begin, hops
 
     @staticmethod
     def _open(member: Member, request: urllib.request.Request) -> tuple[int, str, dict[str, float]]:
@@ -200,13 +198,13 @@ async def sign_in(browser: Browser, member: Member) -> int:
     from 127.0.0.1) made the member wait a while and try again."""
     held_back = 0
     while True:
-        status, page, _ = await browser.call(member, "/accounts/login/")
+        status, page, _, _ = await browser.call(member, "/accounts/login/")
         token = CSRF_FIELD.search(page)
         if status != 200 or token is None:
             raise CommandError(f"{member.username}: the log-in page answered {status}")
         form = {"login": member.username, "password": member.password}
         data = {**form, "csrfmiddlewaretoken": token[1]}
-        status, _, _ = await browser.call(member, "/accounts/login/", data)
+        status, _, _, _ = await browser.call(member, "/accounts/login/", data)
         if status != 429 or held_back >= LOG_IN_TRIES:
             break
         held_back += 1
@@ -229,7 +227,7 @@ async def sign_in_directly(browser: Browser, member: Member) -> None:
 
 
 async def open_game_page(browser: Browser, member: Member) -> None:
-    status, page, _ = await browser.call(member, f"/games/{member.game_id}/")
+    status, page, _, _ = await browser.call(member, f"/games/{member.game_id}/")
     token = CSRF_HEADER.search(page)
     if status != 200 or token is None or 'id="game-board"' not in page:
         raise CommandError(f"{member.username} could not sign in (the game answered {status})")
@@ -247,7 +245,7 @@ async def play(browser: Browser, member: Member, until: float, rng: random.Rando
                 await asyncio.wait_for(member.changed.wait(), CATCH_UP_SECONDS)
             except TimeoutError:
                 # The socket brought nothing new: the page fetches its board (principle 7).
-                status, board, _ = await browser.call(
+                status, board, _, _ = await browser.call(
                     member, f"/games/{member.game_id}/board/", htmx=True
                 )
                 if status == 200:
@@ -261,11 +259,11 @@ async def play(browser: Browser, member: Member, until: float, rng: random.Rando
         data = {**fields, **{name: rng.choice(values) for name, values in choices.items()}}
         version = int(data["expected_version"]) + 1
         sent = time.time()
-        status, board, took = await browser.call(
+        status, board, took, hops = await browser.call(
             member, f"/games/{member.game_id}/move/", data, htmx=True
         )
         accepted = status == 200 and board_version(board) == version
-        member.posts.append(Post(version, sent, took, status, accepted, member.hops))
+        member.posts.append(Post(version, sent, took, status, accepted, hops))
         if status == 200:
             member.take(board)
 

@@ -461,8 +461,17 @@ def post_first_move_as(game: Game, members: dict[int, Any]) -> tuple[int, str]:
     return seat, answer.content.decode()
 
 
+@sync_to_async
+def members_game(slug: str) -> tuple[Game, dict[int, Any]]:
+    """A game of `slug` with as few members as it allows, one per seat."""
+    engine = engines.get(slug)
+    users = [make_user(f"{slug[:8]}-{n}") for n in range(engine.min_players)]
+    return build_game(*users, engine=slug, seed=13), dict(enumerate(users))
+
+
+@pytest.mark.parametrize("slug", [engine.slug for engine in engines.all()])
 async def test_the_move_posts_answer_is_the_board_the_movers_socket_gets_drawn_once(
-    monkeypatch: pytest.MonkeyPatch,
+    slug: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     drawn: list[tuple[int, int | None, str]] = []
     draw = live.render_board
@@ -472,22 +481,22 @@ async def test_the_move_posts_answer_is_the_board_the_movers_socket_gets_drawn_o
         return draw(game, position, language)
 
     monkeypatch.setattr(live, "render_board", counted)
-    game, alice, bob, _ = await two_member_game()
-    members = {0: alice, 1: bob}
+    game, members = await members_game(slug)
     sockets = {seat: await connect(game.pk, user) for seat, user in members.items()}
     try:
         seat, answer = await post_first_move_as(game, members)
-        board = await sockets[seat].receive_from(timeout=10)
-        other = await sockets[1 - seat].receive_from(timeout=10)
+        boards = {s: await socket.receive_from(timeout=10) for s, socket in sockets.items()}
     finally:
         for socket in sockets.values():
             await socket.disconnect()
     assert 'data-version="1"' in answer
-    assert answer == board
-    assert other != board  # the other seat's own view
-    # The mover's view of move 1 was drawn once, for the answer and the socket together.
-    assert drawn.count((1, seat, "en")) == 1
-    assert drawn.count((1, 1 - seat, "en")) == 1
+    assert answer == boards[seat]
+    # Every seat's view of move 1 was drawn once: the mover's for the answer and the socket
+    # together, and each other seat's, which is its own.
+    for other in members:
+        assert drawn.count((1, other, "en")) == 1
+        if other != seat:
+            assert boards[other] != answer
 
 
 def test_a_board_asked_for_while_it_is_drawn_waits_for_that_drawing() -> None:

@@ -6,7 +6,6 @@ time, the answer drawn from the game as the move left it."""
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable
 
@@ -20,7 +19,7 @@ from django.urls import reverse
 from accounts.models import User
 from config import timing
 from games.models import Game
-from tests.load import Post, post_hop_lines
+from tests.load import SERVER_TIMING, Post, post_hop_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -56,10 +55,7 @@ def post(user: User, game: Game, move: str, version: int):  # noqa: ANN201
 
 
 def hops_of(response) -> list[tuple[str, float]]:  # noqa: ANN001
-    return [
-        (name, float(ms))
-        for name, ms in re.findall(r"([\w-]+);dur=([\d.]+)", response["Server-Timing"])
-    ]
+    return [(name, float(ms)) for name, ms in SERVER_TIMING.findall(response["Server-Timing"])]
 
 
 @TRACED
