@@ -14,6 +14,7 @@ from typing import Any, Protocol, TypeVar
 T = TypeVar("T")
 
 _MASK64 = 0xFFFFFFFFFFFFFFFF
+_GAMMA = 0x9E3779B97F4A7C15
 
 
 class CodedError(Exception):
@@ -84,20 +85,29 @@ class Rng:
         """Return a number in range(bound) and the generator to use next."""
         if bound <= 0:
             raise ValueError("bound must be positive")
-        s = (self.state + 0x9E3779B97F4A7C15) & _MASK64
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        z ^= z >> 31
-        return z % bound, Rng(s)
+        s = (self.state + _GAMMA) & _MASK64
+        return _mix(s) % bound, Rng(s)
 
     def shuffle(self, items: tuple[T, ...] | list[T]) -> tuple[tuple[T, ...], Rng]:
-        """Fisher-Yates shuffle; returns the shuffled tuple and the generator to use next."""
+        """Fisher-Yates shuffle; returns the shuffled tuple and the generator to use next.
+
+        The same draws as calling `next(i + 1)` for i from the end down, without making a
+        generator per draw (the bots' searches shuffle hidden cards thousands of times a
+        decision)."""
         out = list(items)
-        rng = self
+        s = self.state
         for i in range(len(out) - 1, 0, -1):
-            j, rng = rng.next(i + 1)
+            s = (s + _GAMMA) & _MASK64
+            j = _mix(s) % (i + 1)
             out[i], out[j] = out[j], out[i]
-        return tuple(out), rng
+        return tuple(out), Rng(s)
+
+
+def _mix(s: int) -> int:
+    """splitmix64's output function of the state `s`."""
+    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
 
 
 class Engine(Protocol):
