@@ -33,9 +33,6 @@ from games.bots.evaluation import (
     canonical_json,
     evaluation_module,
     move_key,
-    outcome,
-    score_difference,
-    squash,
 )
 from games.bots.turn_mcts import Search, Turn, TurnKey
 
@@ -105,12 +102,9 @@ class Appraisal(Search):
             for value, moves in self.own_turns(after, self.seat, self.settings.keep)
         ]
 
-    def _reward(self, state: Any) -> float:
-        if self.engine.is_over(state):
-            self.last_points = score_difference(self.engine, state, self.seat)
-            return outcome(self.engine, state)[self.seat]
-        self.last_points = self.own_evaluate(state, self.seat)
-        return squash(self.last_points, self.scale)
+    def _points(self, state: Any) -> float:
+        self.last_points = Search._points(self, state)
+        return self.last_points
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,9 @@ bot's first turn, so this search treats a complete turn as one action ("macro-ac
   bot's next turns and how the opponents' replies change what is left for it.
 * After `depth` own turns (or at a newly opened child) and the replies that follow, the
   position is evaluated; the evaluation, squashed into [0, 1], is the reward, and a
-  finished game gives its real outcome.
+  finished game gives its real outcome. An engine may have the search squash each
+  evaluation relative to the root's best turn instead (`centred`), so that a bot far
+  behind or far ahead still tells its turns apart.
 
 Ranking every turn of a position is the expensive step, so rankings are cached per
 information set of the mover: determinizations that agree on everything the mover can
@@ -65,6 +67,7 @@ from games.bots.evaluation import (
     move_key,
     outcome,
     scale_for,
+    score_difference,
     squash,
 )
 from games.engines.base import IllegalMove
@@ -107,6 +110,11 @@ class Settings:
     samples: int = 8
     # Points that make a clear lead; None takes the engine's evaluation SCALE.
     scale: float | None = None
+    # Squash each leaf's points relative to the root's best turn (and a finished game by
+    # its score difference, not its win), instead of relative to an even game. A bot far
+    # behind or ahead then still tells its turns apart: around -12 points the plain squash
+    # flattens every difference to a fifth, below what exploration adds.
+    centred: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +155,8 @@ class Search:
     # How many turns the root's ranking holds (its information set is the bot's own, so
     # every determinization ranks the same turns): one means there is nothing to decide.
     root_choices: int = 0
+    # Where a centred search squashes from: the value of the root's best turn.
+    origin: float = 0.0
 
     def iterate(self) -> None:
         if not self.seeds:
@@ -163,8 +173,10 @@ class Search:
             if own_turns >= self.settings.depth:
                 break
             ranked = self._ranked(state, mover)
-            if node is self.root:
+            if node is self.root and not self.root_choices:
                 self.root_choices = len(ranked)
+                if self.settings.centred and ranked:
+                    self.origin = ranked[0].value
             width = self.settings.root_width if node is self.root else self.settings.width
             width += int(self.settings.widen * math.sqrt(node.visits))
             open_turns = ranked[:width]
@@ -288,9 +300,16 @@ class Search:
         return max(turns, key=ucb)
 
     def _reward(self, state: Any) -> float:
-        if self.engine.is_over(state):
+        points = self._points(state)
+        if self.engine.is_over(state) and not self.settings.centred:
             return outcome(self.engine, state)[self.seat]
-        return squash(self.own_evaluate(state, self.seat), self.scale)
+        return squash(points - self.origin, self.scale)
+
+    def _points(self, state: Any) -> float:
+        """The leaf's estimated final score difference (the real one once it is over)."""
+        if self.engine.is_over(state):
+            return score_difference(self.engine, state, self.seat)
+        return self.own_evaluate(state, self.seat)
 
 
 def first_steps_first(ranked: list[Turn]) -> list[Turn]:

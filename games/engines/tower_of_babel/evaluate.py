@@ -78,6 +78,10 @@ REVIEW_THRESHOLDS = (1.0, 3.0)
 SAMPLES = 4
 # Turns the whole-turn search may consider at a decision: the best few by `evaluate`.
 SEARCH_WIDTH = 3
+# The whole-turn search (games/bots/turn_mcts.py) squashes its leaves relative to the root's
+# best turn: with four players the bot's estimate is often a dozen points off the best
+# other's, where the plain squash would hide what its turns change.
+SEARCH = {"centred": True}
 
 # The rule offers of players still to offer: the trading card goes with an offer when the
 # disc would raise the offerer's set bonus by at least this much.

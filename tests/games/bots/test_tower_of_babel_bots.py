@@ -185,7 +185,9 @@ def test_turns_are_valued_like_their_judgement_after_the_turn(lister: Any, judge
                 assert judge(after, seat) == pytest.approx(value)
 
 
-def test_the_hard_search_keeps_to_the_seats_view() -> None:
+def test_the_hard_search_keeps_to_the_seats_view(monkeypatch) -> None:
+    # Every iteration runs (no stop once the choice is settled), each in a determinization.
+    monkeypatch.setattr(turn_mcts.Search, "decided", lambda self, remaining: False)
     state = positions(seed=6, phase=OFFERS, count=1)[0]
     seat = ENGINE.to_move(state)[0]
     found = turn_mcts.search(ENGINE, ENGINE.view(state, seat), seat, seed=1, iterations=10)

@@ -370,3 +370,79 @@ def test_the_akropolis_search_weighs_every_tile_it_may_take() -> None:
         assert sorted(opened) == list(range(takeable))
         checked += 1
     assert checked >= 3
+
+
+def _far_behind() -> Any:
+    """Seat 0 to take, 29 points behind (seat 1 has two rows of exactly 10 and a 5), with
+    one turn each left; only the market 4 completes seat 0's row of 6 (a row of 10 scores
+    15, so the 4 is worth 9 more points than the best other turn)."""
+    return TOY.load(
+        {
+            "players": 2,
+            "deck": [1, 1, 2, 2, 3, 3, 5, 5, 7, 7, 7, 8, 8],
+            "market": [1, 4, 2],
+            "hands": [[3], [8]],
+            "rows": [[[6], [], []], [[4, 6], [4, 6], [5]]],
+            "current": 0,
+            "step": "take",
+            "turns_left": 2,
+        }
+    )
+
+
+def _centred(engine: Any) -> turn_mcts.Settings:
+    return replace(turn_mcts.settings_for(engine), centred=True)
+
+
+def test_a_centred_search_squashes_its_leaves_from_the_roots_best_turn() -> None:
+    state = _far_behind()
+    view = TOY.view(state, 0)
+    found = turn_mcts.search(TOY, view, 0, seed=1, iterations=6, settings=_centred(TOY))
+    best = found.own_turns(state, 0, 1)[0][0]
+    assert found.origin == best
+    # Nine points behind what the bot expects after its best turn, whatever the game's
+    # standing: the same reward as nine points behind an even game in a plain search.
+    worse = _toy_turn(state, 0, index=0, card=1, row=1)
+    points = found.own_evaluate(worse, 0)
+    assert found._reward(worse) == pytest.approx(evaluation.squash(points - best, found.scale))
+    plain = turn_mcts.search(TOY, view, 0, seed=1, iterations=6)
+    assert plain.origin == 0.0
+    assert plain._reward(worse) == pytest.approx(evaluation.squash(points, plain.scale))
+
+
+def test_a_centred_search_tells_apart_the_margins_of_games_it_loses_anyway() -> None:
+    state = _far_behind()
+    view = TOY.view(state, 0)
+    lost_by_less = _finish(_toy_turn(state, 0, index=1, card=4, row=0))
+    lost_by_more = _finish(_toy_turn(state, 0, index=0, card=1, row=2))
+    assert TOY.is_over(lost_by_less) and TOY.is_over(lost_by_more)
+    plain = turn_mcts.search(TOY, view, 0, seed=1, iterations=1)
+    assert plain._reward(lost_by_less) == plain._reward(lost_by_more) == 0.0
+    centred = turn_mcts.search(TOY, view, 0, seed=1, iterations=1, settings=_centred(TOY))
+    assert centred._reward(lost_by_less) > centred._reward(lost_by_more)
+
+
+def _toy_turn(state: Any, seat: int, *, index: int, card: int, row: int) -> Any:
+    state = TOY.apply_move(state, seat, {"type": "take_card", "index": index})
+    return TOY.apply_move(state, seat, {"type": "play_card", "card": card, "row": row})
+
+
+def _finish(state: Any) -> Any:
+    """Seat 1 plays its last turn: the first market card onto its third row."""
+    return _toy_turn(state, 1, index=0, card=state.market[0], row=2)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_far_behind_a_centred_search_still_takes_the_card_that_completes_ten(seed: int) -> None:
+    state = _far_behind()
+    found = turn_mcts.search(
+        TOY, TOY.view(state, 0), 0, seed=seed, iterations=40, settings=_centred(TOY)
+    )
+    assert found.best_move() == {"type": "take_card", "index": 1}
+
+
+def test_tower_of_babel_searches_centred() -> None:
+    from games.engines import tower_of_babel
+
+    assert turn_mcts.settings_for(tower_of_babel.ENGINE).centred
+    assert not turn_mcts.settings_for(ENGINE).centred
