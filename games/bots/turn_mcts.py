@@ -17,9 +17,8 @@ bot's first turn, so this search treats a complete turn as one action ("macro-ac
   bot's next turns and how the opponents' replies change what is left for it.
 * After `depth` own turns (or at a newly opened child) and the replies that follow, the
   position is evaluated; the evaluation, squashed into [0, 1], is the reward, and a
-  finished game gives its real outcome. An engine may have the search squash each
-  evaluation relative to the root's best turn instead (`centred`), so that a bot far
-  behind or far ahead still tells its turns apart.
+  finished game gives its real outcome; or, `centred`, both are squashed relative to
+  the value of the root's best turn.
 
 Ranking every turn of a position is the expensive step, so rankings are cached per
 information set of the mover: determinizations that agree on everything the mover can
@@ -110,10 +109,8 @@ class Settings:
     samples: int = 8
     # Points that make a clear lead; None takes the engine's evaluation SCALE.
     scale: float | None = None
-    # Squash each leaf's points relative to the root's best turn (and a finished game by
-    # its score difference, not its win), instead of relative to an even game. A bot far
-    # behind or ahead then still tells its turns apart: around -12 points the plain squash
-    # flattens every difference to a fifth, below what exploration adds.
+    # Squash leaves (a finished game too, by its score difference) relative to the root's
+    # best turn, not to an even game: far behind or ahead, turns still differ.
     centred: bool = False
 
 
