@@ -7,39 +7,35 @@ bot's first turn, so this search treats a complete turn as one action ("macro-ac
 * Every iteration samples a determinization of the hidden information from the bot's
   own view (`engine.determinize(view, seat, seed)`), never the true state, and walks
   one tree grown for the bot's information set (Cowling, Powley and Whitehouse, 2012).
-* Tree nodes are the bot's own decision points. A node's children are whole turns,
+* Tree nodes are the bot's own decision points; a node's children are whole turns,
   ranked by the evaluation after the turn. Only the best few are open, more as the node
-  gathers visits (progressive widening), and UCB counts how often a child was
-  *available*, because after a refill of hidden tiles the legal turns differ between
-  determinizations.
-* Opponents are not tree nodes: they play a fixed policy, their best turn by their own
-  evaluation (what a greedy player does). This keeps the tree deep enough to see the
-  bot's next turns and how the opponents' replies change what is left for it.
+  gathers visits (progressive widening); UCB counts how often a child was *available*,
+  as after a refill of hidden tiles the legal turns differ between determinizations.
+* Opponents are not tree nodes: they play their best turn by their own evaluation (as
+  the greedy bot does). The tree is then deep enough to see the bot's next turns and
+  what the opponents' replies leave for it.
 * After `depth` own turns (or at a newly opened child) and the replies that follow, the
   position is evaluated; the evaluation, squashed into [0, 1], is the reward, and a
   finished game gives its real outcome; or, `centred`, both are squashed relative to
   the value of the root's best turn.
 
-Ranking every turn of a position is the expensive step, so rankings are cached per
-information set of the mover: determinizations that agree on everything the mover can
-see share them. An engine's evaluation module may speed this up with two optional
-helpers beside `evaluate`:
+Rankings, the expensive step, are cached per information set of the mover. An engine's
+evaluation module may speed them up with two optional helpers beside `evaluate`:
 
 * `information_key(state, seat) -> Hashable`: equal for states that look the same to
   `seat`; by default the canonical JSON of `engine.view(state, seat)`.
-* `turns(state, seat, limit) -> list[(value, moves)]`: the best complete turns of
-  `seat`, best first, each valued like `evaluate` after the turn; by default every
-  turn is enumerated through `legal_moves` and `apply_move`.
+* `turns(state, seat, limit) -> list[(value, moves)]`: the best complete turns of `seat`,
+  best first, valued like `evaluate` after the turn (default: through `legal_moves`).
 
-It may also set `SEARCH`, a dict of `Settings` fields that suit its game better than
-the defaults (a wider root, a deeper line).
+It may set `SEARCH`, a dict of `Settings` fields that suit its game better (a wider root,
+a deeper line), and define `choice(move) -> Hashable`, what a turn's first move chooses,
+for the `spread` setting.
 
 The opponents are modelled with `evaluate`, the judgement the greedy bot plays by. The
-bot may judge its own positions with more: an evaluation module's optional
-`outlook(state, seat)` (in the same points as `evaluate`) also counts what a position
-promises beyond the present, at a cost the greedy bot's every move need not pay. It then
-judges the search's leaves and ranks the bot's own turns, through `outlook_turns(state,
-seat, limit)` if the module has one (like `turns`, valued by `outlook`).
+bot may judge its own positions with more: a module's optional `outlook(state, seat)`
+(in `evaluate`'s points) also counts what a position promises, at a cost the greedy bot
+need not pay. It judges the search's leaves and ranks the bot's own turns, through
+`outlook_turns(state, seat, limit)` if the module has one (valued by `outlook`).
 
 A search decides a whole turn, so the rest of the chosen turn is remembered: when the
 bot's next view is exactly the one the plan expected (no hidden draw revealed anything
@@ -83,6 +79,7 @@ PLANS_KEPT = 256
 TurnKey = tuple[MoveKey, ...]
 InformationKey = Callable[[Any, int], Hashable]
 TurnLister = Callable[[Any, int, int], list[tuple[float, list[Move]]]]
+Choice = Callable[[Move], Hashable]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +97,9 @@ class Settings:
     # Turns kept from each ranking; more than any node ever opens.
     keep: int = 12
     # The bot's own turns read from its lister before `keep` are chosen: the best turn of
-    # each first step comes first, then the rest by value. The best turns by value often
-    # share one first step (Akropolis: a dozen placements of the same tile), so the
-    # search never weighs the other first steps. 0 keeps the best `keep` by value.
+    # each first step (or of each `choice` of the module's, below) comes first, then the
+    # rest by value. The best turns by value often share one first step (Akropolis: a dozen
+    # placements of one tile), so the search never weighs the others. 0: the best by value.
     spread: int = 0
     # Determinizations are drawn from a pool of this many seeds, so the rankings after
     # a refill of hidden tiles are computed once per sample and then reused.
@@ -142,6 +139,8 @@ class Search:
     # the opponents' replies come from `list_turns`, valued by `evaluate`.
     own_evaluate: Evaluate
     own_turns: TurnLister
+    # What a turn's first move chooses, for `spread` (None: the move itself).
+    choice: Choice | None = None
     settings: Settings = Settings()
     root: Node = field(default_factory=Node)
     rankings: dict[Hashable, list[Turn]] = field(default_factory=dict)
@@ -258,7 +257,7 @@ class Search:
                 )
             ]
             if spread:
-                ranked = first_steps_first(ranked)
+                ranked = first_steps_first(ranked, self.choice)
             ranked = ranked[: self.settings.keep]
             self.rankings[key] = ranked
         return ranked
@@ -309,14 +308,16 @@ class Search:
         return self.own_evaluate(state, self.seat)
 
 
-def first_steps_first(ranked: list[Turn]) -> list[Turn]:
-    """The best turn of each first step, best first, then the other turns by value."""
+def first_steps_first(ranked: list[Turn], choice: Choice | None = None) -> list[Turn]:
+    """The best turn of each first step (each `choice` of it), best first, then the other
+    turns by value."""
     leaders: list[Turn] = []
     others: list[Turn] = []
-    seen: set[MoveKey] = set()
+    seen: set[Hashable] = set()
     for turn in ranked:
-        (others if turn.key[0] in seen else leaders).append(turn)
-        seen.add(turn.key[0])
+        step = turn.key[0] if choice is None else choice(turn.moves[0])
+        (others if step in seen else leaders).append(turn)
+        seen.add(step)
     return leaders + others
 
 
@@ -393,11 +394,9 @@ def _plan_key(engine: Any, view: dict[str, Any], seat: int) -> tuple[str, int, s
 def _remember(
     engine: Any, view: dict[str, Any], seat: int, moves: tuple[Move, ...], seed: int
 ) -> None:
-    """Keep each later step of the turn `moves` starts, under the view it expects.
-
-    The turn was found in the determinization of `view` made with `seed`, and a step after
-    a hidden draw rests on what was drawn there: so the views are those of that same
-    determinization. If the real draws differ, the real view does too, and it is searched."""
+    """Keep each later step of the turn `moves` starts, under the view it expects: the
+    view in the determinization (of `view`, by `seed`) the turn was found in, as a step
+    after a hidden draw rests on what was drawn there. Other real draws are searched."""
     state = engine.determinize(view, seat, seed)
     for done, move in enumerate(moves[:-1]):
         try:
@@ -496,5 +495,6 @@ def prepare(
         list_turns=list_turns,
         own_evaluate=outlook or evaluate,
         own_turns=own_turns,
+        choice=getattr(module, "choice", None),
         settings=settings,
     )

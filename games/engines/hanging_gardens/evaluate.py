@@ -17,8 +17,9 @@ while turns remain, credit for what is likely to pay later:
 The credit shrinks to nothing as the game ends; final results always come from
 `ENGINE.scores`. This is a heuristic, not the rules.
 
-Two optional helpers serve the whole-turn search of `games/bots/turn_mcts.py`:
-`information_key` (what a seat can see) and `turns` (the seat's best complete turns).
+Three optional helpers serve the whole-turn search of `games/bots/turn_mcts.py`:
+`information_key` (what a seat can see), `turns` (the seat's best complete turns) and
+`choice` (the card a turn takes, so the search weighs every card: `SEARCH`).
 """
 
 from __future__ import annotations
@@ -58,6 +59,11 @@ READY_GROUP = (4.0, 5.0, 6.0, 9.0)
 READY_SHARE = 0.7
 # A temple-less group of two squares, which may grow into a scorable one.
 GROWING_GROUP = 0.8
+
+# The whole-turn search (games/bots/turn_mcts.py) reads every turn and opens the best turn
+# of each card first: the best dozen turns by value are mostly placements of one card, so
+# which card to take, and which to leave to the others, was never weighed.
+SEARCH = {"spread": 1_000}
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -156,6 +162,13 @@ def _group_summary(own: Garden) -> tuple[list[float], int]:
     hit = (ready, growing)
     own.cache["evaluate"] = hit
     return hit
+
+
+def choice(move: dict[str, Any]) -> Hashable:
+    """What a turn's first move chooses, for the search's `spread`: the card it takes."""
+    if move["type"] in (PLACE_CARD, DISCARD_CARD):
+        return move["card"]
+    return tuple(sorted(move.items()))
 
 
 def information_key(state: State, seat: int) -> Hashable:

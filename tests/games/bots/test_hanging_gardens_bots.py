@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games import bots
-from games.bots import evaluation
+from games.bots import evaluation, turn_mcts
 from games.engines.base import Rng
 from games.engines.hanging_gardens import ENGINE
 from games.engines.hanging_gardens import evaluate as hg_evaluate
@@ -165,3 +165,22 @@ def test_turn_values_judge_each_first_move_by_the_best_finish_of_that_turn_only(
             else:
                 rest = hg_evaluate.turns(after, seat, 10**6)
                 assert value == pytest.approx(max(v for v, _ in rest))
+
+
+def test_the_hard_search_weighs_every_card_the_seat_may_take() -> None:
+    # The best dozen turns by value are mostly placements of one card; the search must still
+    # open the best placement of every card in the display the seat can place.
+    checked = 0
+    for state in positions(seed=3, count=40):
+        seat = ENGINE.to_move(state)[0]
+        moves = ENGINE.legal_moves(state, seat)
+        cards = {m["card"] for m in moves if m["type"] == "place_card"}
+        if state.phase != "place" or len(cards) < 2:
+            continue
+        found = turn_mcts.prepare(ENGINE, ENGINE.view(state, seat), seat, seed=1)
+        for _ in cards:
+            found.iterate()
+        # Each iteration opens the next turn of the root's ranking.
+        assert {turn.moves[0]["card"] for turn in found.root_turns.values()} == cards
+        checked += 1
+    assert checked >= 3

@@ -353,6 +353,19 @@ def test_the_best_turn_of_each_first_step_comes_before_the_rest() -> None:
     assert [t.value for t in ordered] == [5, 3, 4, 2]
 
 
+def test_an_engine_may_say_what_a_first_step_chooses() -> None:
+    # Two placements of the same card are one choice: the best of the other card comes
+    # second, before the second placement of the first card.
+    def turn(card: str, at: int, value: float) -> turn_mcts.Turn:
+        moves = ({"card": card, "at": at},)
+        return turn_mcts.Turn(tuple(evaluation.move_key(m) for m in moves), moves, value)
+
+    ranked = [turn("a", 1, 5), turn("a", 2, 4), turn("b", 1, 3), turn("c", 7, 1)]
+    assert [t.value for t in turn_mcts.first_steps_first(ranked)] == [5, 4, 3, 1]
+    ordered = turn_mcts.first_steps_first(ranked, lambda move: move["card"])
+    assert [t.value for t in ordered] == [5, 3, 1, 4]
+
+
 def test_the_akropolis_search_weighs_every_tile_it_may_take() -> None:
     # The best dozen turns by value are often placements of one tile; the search must
     # still open the best placement of every tile the seat can pay for.
