@@ -28,8 +28,8 @@ evaluation module may speed them up with two optional helpers beside `evaluate`:
   best first, valued like `evaluate` after the turn (default: through `legal_moves`).
 
 It may set `SEARCH`, a dict of `Settings` fields that suit its game better (a wider root,
-a deeper line), and define `choice(move) -> Hashable`, what a turn's first move chooses,
-for the `spread` setting.
+a deeper line), and define `choice(move) -> Hashable | None`, what a turn's first move
+chooses (None: the move itself), for the `spread` setting.
 
 The opponents are modelled with `evaluate`, the judgement the greedy bot plays by. The
 bot may judge its own positions with more: a module's optional `outlook(state, seat)`
@@ -79,7 +79,7 @@ PLANS_KEPT = 256
 TurnKey = tuple[MoveKey, ...]
 InformationKey = Callable[[Any, int], Hashable]
 TurnLister = Callable[[Any, int, int], list[tuple[float, list[Move]]]]
-Choice = Callable[[Move], Hashable]
+Choice = Callable[[Move], Hashable | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +139,7 @@ class Search:
     # the opponents' replies come from `list_turns`, valued by `evaluate`.
     own_evaluate: Evaluate
     own_turns: TurnLister
-    # What a turn's first move chooses, for `spread` (None: the move itself).
+    # What a turn's first move chooses, for `spread` (None, or its None: the move itself).
     choice: Choice | None = None
     settings: Settings = Settings()
     root: Node = field(default_factory=Node)
@@ -309,13 +309,13 @@ class Search:
 
 
 def first_steps_first(ranked: list[Turn], choice: Choice | None = None) -> list[Turn]:
-    """The best turn of each first step (each `choice` of it), best first, then the other
-    turns by value."""
+    """The best turn of each first step (or its `choice`), best first, then the rest."""
     leaders: list[Turn] = []
     others: list[Turn] = []
     seen: set[Hashable] = set()
     for turn in ranked:
-        step = turn.key[0] if choice is None else choice(turn.moves[0])
+        step = None if choice is None else choice(turn.moves[0])
+        step = turn.key[0] if step is None else step
         (others if step in seen else leaders).append(turn)
         seen.add(step)
     return leaders + others

@@ -164,11 +164,11 @@ def _group_summary(own: Garden) -> tuple[list[float], int]:
     return hit
 
 
-def choice(move: dict[str, Any]) -> Hashable:
-    """What a turn's first move chooses, for the search's `spread`: the card it takes."""
-    if move["type"] in (PLACE_CARD, DISCARD_CARD):
-        return move["card"]
-    return tuple(sorted(move.items()))
+def choice(move: dict[str, Any]) -> int | None:
+    """What a turn's first move chooses, for the search's `spread`: the card it places or
+    discards (None for a temple or tile step: the move itself is the choice)."""
+    card: int | None = move.get("card")
+    return card
 
 
 def information_key(state: State, seat: int) -> Hashable:
