@@ -54,9 +54,22 @@ def seat_name(seat: Any) -> str:
 
 
 def seat_names(game: Any) -> list[str]:
+    """Each seat's name, by position. Bots of the same level are numbered in seat order
+    ("Easy bot 1", "Easy bot 2"), so that the log and the table tell them apart."""
     names = [_("Seat %(number)s") % {"number": n + 1} for n in range(game.players)]
+    levels: dict[int, str] = {}
     for seat in game.seats.all():
         names[seat.position] = seat_name(seat)
+        if seat.user_id is None and seat.bot_level and not getattr(seat, "label", ""):
+            levels[seat.position] = seat.bot_level
+    for level in set(levels.values()):
+        same = sorted(p for p, found in levels.items() if found == level)
+        if len(same) > 1:
+            for number, position in enumerate(same, start=1):
+                names[position] = _("%(bot)s %(number)s") % {
+                    "bot": names[position],
+                    "number": number,
+                }
     return names
 
 

@@ -294,3 +294,24 @@ def test_bot_seats_carry_the_sites_bot_badge_in_the_turn_bar_and_the_scores(
     assert "Normal bot" in waiting and "bot-badge" in waiting
     rows = dict(re.findall(r'<tr data-seat="(\d)"[^>]*>(.*?)</tr>', html, re.S))
     assert "bot-badge" in rows["0"] and "bot-badge" not in rows["1"]
+
+
+@pytest.mark.parametrize(
+    ("language", "easy", "hard"),
+    [
+        ("en", "Easy bot", "Hard bot"),
+        ("hu", "Könnyű gépi játékos", "Nehéz gépi játékos"),
+        ("pl", "Łatwy bot", "Trudny bot"),
+    ],
+)
+def test_bots_of_the_same_level_are_told_apart_by_a_number(
+    language: str, easy: str, hard: str, alice: User
+) -> None:
+    from django.utils import translation
+
+    from tests.games.conftest import build_game
+
+    game = build_game(alice, "easy", "hard", "easy", engine="akropolis")
+    with translation.override(language):
+        names = rendering.seat_names(game)
+    assert names == ["Alice", f"{easy} 1", hard, f"{easy} 2"]

@@ -136,6 +136,33 @@ def test_the_choice_of_offers_says_what_comes_from_the_hand() -> None:
     with translation.override("en"):
         drawn = board_module.board(ENGINE.view(state, RED), NAMES, [])
     labels = {o["seats"]: o["label"] for o in drawn["accept_form"]["options"]}
-    assert labels["1"] == "Take the offers of: Yellow; add 4 ships from your hand"
-    assert labels["1 2"] == "Take the offers of: Yellow, Green; add 2 ships from your hand"
+    assert labels["1"] == "Take the offers of: Yellow; add 4 ships from your hand; you get the disc"
+    # Green's offer holds her trading card: taking it hands her the disc (spec §2.4 step 4).
+    assert labels["1 2"] == (
+        "Take the offers of: Yellow, Green; add 2 ships from your hand; the disc goes to Green"
+    )
     assert drawn["accept_form"]["total"] == 5
+
+
+@pytest.mark.parametrize(
+    ("language", "disc_to_green", "parts_by_yellow"),
+    [
+        ("en", "the disc goes to Green", "Yellow places 1 building part"),
+        ("hu", "a korongot Green kapja", "Yellow 1 épületelemet rak"),
+        ("pl", "krążek dostaje Green", "Yellow stawia na cudzie 1 element"),
+    ],
+)
+def test_each_offer_to_take_says_what_taking_it_gives_its_player(
+    language: str, disc_to_green: str, parts_by_yellow: str
+) -> None:
+    state = resolving(
+        SHIP_5,
+        {YELLOW: offer({"ship": 1}), GREEN: offer({"ship": 2}, trading=True)},
+        hands=[{"ship": 4}, {}, {}, {}],
+    )
+    with translation.override(language):
+        drawn = board_module.board(ENGINE.view(state, RED), NAMES, [])
+    rows = {row["seat"]: row for row in drawn["build"]["offers"]}
+    assert disc_to_green in rows[GREEN]["if_taken"]
+    assert parts_by_yellow in rows[YELLOW]["if_taken"]
+    assert rows[BLUE]["if_taken"] == ""  # Blue offered nothing: there is nothing to take

@@ -199,6 +199,8 @@ def offers_panel(view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]
             status, text = "none", pgettext("tower of babel", "offers nothing")
         else:
             status, text = "shown", offer_text(offer) if offer is not None else ""
+        size = sum(offer["cards"].values()) if status == "shown" and offer else 0
+        trading = bool(status == "shown" and offer and offer["trading_card"])
         rows.append(
             {
                 "seat": seat,
@@ -206,11 +208,28 @@ def offers_panel(view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]
                 "fill": PLAYER_COLOURS[seat],
                 "status": status,
                 "text": text,
-                "size": sum(offer["cards"].values()) if status == "shown" and offer else 0,
-                "trading": bool(status == "shown" and offer and offer["trading_card"]),
+                "size": size,
+                "trading": trading,
+                "if_taken": if_taken(names[seat], size, trading) if size else "",
             }
         )
     return rows
+
+
+def if_taken(name: str, size: int, trading: bool) -> str:
+    """What taking one offer gives its player (spec §2.4 step 4): with the trading card the
+    disc, and the active player places the parts; without it, the parts are the player's."""
+    if trading:
+        return pgettext(
+            "tower of babel",
+            "if you take it, the disc goes to %(name)s, and you place the building parts",
+        ) % {"name": name}
+    return npgettext(
+        "tower of babel",
+        "if you take it, %(name)s places %(count)s building part on the wonder",
+        "if you take it, %(name)s places %(count)s building parts on the wonder",
+        size,
+    ) % {"name": name, "count": size}
 
 
 def offer_form(view: dict[str, Any]) -> dict[str, Any]:
@@ -277,6 +296,14 @@ def accept_form(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
                 "%(label)s and %(count)s jokers",
                 jokers,
             ) % {"label": label, "count": jokers}
+        swapped = [s for s in move["offers"] if build["offers"][s]["trading_card"]]
+        if swapped:
+            label = pgettext("tower of babel", "%(label)s; the disc goes to %(name)s") % {
+                "label": label,
+                "name": names[swapped[0]],
+            }
+        else:
+            label = pgettext("tower of babel", "%(label)s; you get the disc") % {"label": label}
         options.append(
             {
                 "value": _move(move),
