@@ -85,6 +85,8 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         {
             "number": number,
             "last": game.version,
+            # The export is the whole game's, whatever move or seat the replay shows.
+            "finished": finished,
             "previous": max(number - 1, 0),
             "next": min(number + 1, game.version),
             "moves": [

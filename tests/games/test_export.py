@@ -217,3 +217,12 @@ def test_the_import_page_names_the_field_instead_of_failing(exported, bob, clien
     assert response.status_code == 400
     assert "seats[0].name holds a character that cannot be stored" in response.content.decode()
     assert Game.objects.filter(imported=True).count() == 0
+
+
+@pytest.mark.parametrize("query", ["", "?move=1", "?seat=0", "?seat=1&move=3"])
+def test_the_replay_of_a_finished_game_offers_its_export_at_every_move_and_seat(
+    finished, alice, client, query: str
+) -> None:
+    client.force_login(alice)
+    page = client.get(reverse("games:replay", args=[finished.pk]) + query).content.decode()
+    assert reverse("games:export", args=[finished.pk]) in page
