@@ -14,6 +14,15 @@ from accounts.models import User
 from accounts.names import validate_member_name
 
 
+def native_languages() -> list[tuple[str, str]]:
+    """The site's languages, each called by its own name ("Magyar", "Polski"), as the
+    language switch in the header calls them: a reader looks for their language's word."""
+    return [
+        (code, translation.get_language_info(code)["name_local"].capitalize())
+        for code, _name in settings.LANGUAGES
+    ]
+
+
 class SignupExtraForm(forms.Form):
     """Extra fields on allauth's sign-up form (ACCOUNT_SIGNUP_FORM_CLASS)."""
 
@@ -23,7 +32,7 @@ class SignupExtraForm(forms.Form):
         required=False,
         help_text=_("How other members see you. Leave empty to use your username."),
     )
-    language = forms.ChoiceField(label=_("Preferred language"), choices=settings.LANGUAGES)
+    language = forms.ChoiceField(label=_("Preferred language"), choices=native_languages)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -80,6 +89,7 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # A form posted without it (an older page) keeps the member's zone.
         self.fields["time_zone"].required = False
+        self.fields["language"].choices = native_languages()
 
     def clean_display_name(self) -> str:
         name: str = self.cleaned_data["display_name"]

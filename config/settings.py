@@ -9,6 +9,7 @@ channel layer and the cache.
 
 from __future__ import annotations
 
+import operator
 import os
 from pathlib import Path
 
@@ -376,6 +377,8 @@ ACCOUNT_FORMS = {"signup": "accounts.signup.SignupForm", "login": "accounts.form
 SIGNUP_MIN_SECONDS = env_float("SIGNUP_MIN_SECONDS", 1.0)
 # E-mails in the member's language, naming the club; logging in keeps the language just chosen.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# allauth's messages ("Successfully signed in as ...") call members by their display name.
+ACCOUNT_USER_DISPLAY = operator.attrgetter("name")
 # The club's name in e-mails; empty: "Board-game club" in the reader's language.
 CLUB_NAME = env_str("CLUB_NAME")
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}

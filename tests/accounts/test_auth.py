@@ -207,3 +207,34 @@ def test_the_log_in_limit_counts_per_account_by_username_and_email_alike(
         assert response.status_code == 200
         assert "Too many failed login attempts. Try again later." in response.text
     assert client.get(reverse("accounts:profile")).status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_welcome_after_log_in_calls_the_member_by_their_display_name(
+    client: Client, alice: User
+) -> None:
+    response = client.post(
+        reverse("account_login"), {"login": "alice", "password": PASSWORD}, follow=True
+    )
+    texts = [str(m) for m in response.context["messages"]]
+    assert any("Alice" in text for text in texts), texts
+    assert not any("alice" in text for text in texts), texts
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page_language", ["en", "hu", "pl"])
+def test_sign_up_and_profile_offer_each_language_by_its_own_name(
+    client: Client, alice: User, page_language: str
+) -> None:
+    # The header's switch says "Magyar" and "Polski" on every page; so do the forms.
+    client.cookies["django_language"] = page_language
+    signup = client.get(reverse("account_signup")).content.decode()
+    client.force_login(alice)
+    alice.language = page_language
+    alice.save(update_fields=["language"])
+    profile = client.get(reverse("accounts:profile-edit")).content.decode()
+    for page in (signup, profile):
+        found = re.search(r'<select[^>]*id="id_language"[^>]*>(.*?)</select>', page, re.S)
+        assert found is not None
+        for value, name in (("en", "English"), ("hu", "Magyar"), ("pl", "Polski")):
+            assert re.search(rf'<option value="{value}"[^>]*>{name}</option>', found.group(1))
