@@ -47,8 +47,14 @@ PLAIN: dict[str, object] = {
     ),
     "bad_move": gettext_lazy("That is not a move this game understands."),
     "nothing_to_take_back": gettext_lazy("There is no step of yours to take back now."),
-    "cannot_take_back": gettext_lazy(
-        "That step cannot be taken back: it showed something hidden, or your turn has passed."
+    "cannot_take_back_whole_turns": gettext_lazy(
+        "Nothing can be taken back in this game: each move is a whole turn."
+    ),
+    "cannot_take_back_turn_passed": gettext_lazy(
+        "That step cannot be taken back: it ended your turn."
+    ),
+    "cannot_take_back_step_revealed": gettext_lazy(
+        "That step cannot be taken back: it showed something that was hidden."
     ),
     "already_resigned": gettext_lazy("You have already resigned from this game."),
     "not_taken_over": gettext_lazy("You already play this seat yourself."),

@@ -165,7 +165,18 @@ def can_take_back(engine: Engine, before: Any, seat: int, move: dict[str, Any], 
     `reveals`, the step showed nothing hidden, and the turn goes on (the seat is still to
     move), so the step belongs to the current turn. Whether another seat has moved since
     is for the caller, who holds the log."""
+    return take_back_refusal(engine, before, seat, move, after) is None
+
+
+def take_back_refusal(
+    engine: Engine, before: Any, seat: int, move: dict[str, Any], after: Any
+) -> str | None:
+    """Why that step may not be taken back, as a reason code, or None when it may:
+    "whole_turns" (the engine has no `reveals`: each move is a whole turn), "turn_passed"
+    (the step ended the turn or the game), "step_revealed" (it showed something hidden)."""
     reveals = getattr(engine, "reveals", None)
-    if reveals is None or engine.is_over(after) or seat not in engine.to_move(after):
-        return False
-    return not reveals(before, seat, move)
+    if reveals is None:
+        return "whole_turns"
+    if engine.is_over(after) or seat not in engine.to_move(after):
+        return "turn_passed"
+    return "step_revealed" if reveals(before, seat, move) else None

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from config import timing
 from games import boards
-from games.engines.base import Engine, can_take_back
+from games.engines.base import Engine, can_take_back, take_back_refusal
 from games.models import Game, Move, Seat
 from games.services import notices
 from games.services.common import (
@@ -206,8 +206,11 @@ def take_back_step(*, game_id: int, seat: int, expected_version: int) -> Game:
         raise GameError("nothing_to_take_back", "The last move is not this seat's own step.")
     engine = engine_for(game.engine_slug)
     before = state_at(game=game, number=game.version - 1)
-    if not can_take_back(engine, before, seat, last.payload, current_state(game, engine)):
-        raise GameError("cannot_take_back", "This step showed something or ended the turn.")
+    refusal = take_back_refusal(engine, before, seat, last.payload, current_state(game, engine))
+    if refusal is not None:
+        raise GameError(
+            f"cannot_take_back_{refusal}", f"This step cannot be taken back: {refusal}."
+        )
     last.delete()
     game.state = engine.dump(before)
     game.version -= 1

@@ -31,7 +31,9 @@ CONFLICT_CODES = {
     "bot_seat",
     "game_over",
     "nothing_to_take_back",
-    "cannot_take_back",
+    "cannot_take_back_whole_turns",
+    "cannot_take_back_turn_passed",
+    "cannot_take_back_step_revealed",
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import threading
 from typing import Any
@@ -87,9 +88,12 @@ def test_every_step_that_may_be_taken_back_restores_the_state_and_no_other_can_b
             # and nothing changes.
             with pytest.raises(services.GameError) as refused:
                 services.take_back_step(game_id=game.pk, seat=seat, expected_version=version)
-            assert refused.value.code == (
-                "cannot_take_back" if seat == last_seat else "nothing_to_take_back"
-            )
+            if seat != last_seat:
+                assert refused.value.code == "nothing_to_take_back"
+            elif seat in engine.to_move(engine.apply_move(before, last_seat, move)):
+                assert refused.value.code == "cannot_take_back_step_revealed"
+            else:
+                assert refused.value.code == "cannot_take_back_turn_passed"
             game.refresh_from_db()
             assert (canonical(game.state), game.version) == (stored, version)
         if not allowed:
@@ -126,7 +130,7 @@ def test_a_double_turn_of_tower_of_babel_can_be_taken_back(db: None) -> None:
     # The step before it opened that window, which showed the card: it stays.
     with pytest.raises(services.GameError) as refused:
         services.take_back_step(game_id=game.pk, seat=seat, expected_version=len(played) - 1)
-    assert refused.value.code == "cannot_take_back"
+    assert refused.value.code == "cannot_take_back_step_revealed"
 
 
 def babylon_after_a_build(*players: User | str) -> tuple[Game, int, str]:
@@ -194,7 +198,8 @@ def test_an_akropolis_move_cannot_be_taken_back(db: None) -> None:
     )
     with pytest.raises(services.GameError) as refused:
         services.take_back_step(game_id=game.pk, seat=seat, expected_version=1)
-    assert refused.value.code == "cannot_take_back"
+    # Said as it is: Akropolis has no steps to take back, a move is the whole turn.
+    assert refused.value.code == "cannot_take_back_whole_turns"
     assert game.moves.count() == 1
 
 
@@ -389,3 +394,30 @@ async def test_a_spectators_socket_gets_the_board_as_it_was_after_the_newer_one(
     finally:
         await socket.disconnect()
         await sync_to_async(connections.close_all)()
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("en", "each move is a whole turn"),
+        ("hu", "minden lépés egy teljes kör"),
+        ("pl", "każdy ruch to cała tura"),
+    ],
+)
+def test_a_refused_take_back_in_akropolis_says_why_in_the_members_language(
+    db: None, language: str, reason: str
+) -> None:
+    # Akropolis hides nothing: the refusal must not say a step "showed something hidden".
+    alice, bob = members(2)
+    game = build_game(alice, bob, engine="akropolis", seed=5)
+    engine = engines.get("akropolis")
+    state = state_of(game)
+    seat = engine.to_move(state)[0]
+    services.play_move(
+        game_id=game.pk, seat=seat, move=engine.legal_moves(state, seat)[0], expected_version=0
+    )
+    client = client_for(alice if seat == 0 else bob, language)
+    # htmx swaps only 2xx answers: the reason is shown inside the fresh board.
+    response = client.post(take_back_url(game), {"expected_version": 1}, headers=HTMX)
+    assert reason in html.unescape(response.content.decode())
+    assert game.moves.count() == 1
