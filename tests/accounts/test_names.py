@@ -399,6 +399,8 @@ def _names_the_pages_give_bots_and_empty_seats() -> list[str]:
     for code, _language in settings.LANGUAGES:
         with translation.override(code):
             names.extend(str(seat_name(seat)) for seat in seats)
+            # A member's seat a bot plays (games.rendering.seat_name).
+            names.append(translation.gettext("%(name)s (played by a bot)") % {"name": "Zoë"})
     return names
 
 
@@ -407,7 +409,8 @@ def test_small_capital_and_cyrillic_look_alikes_of_every_reserved_name_are_reser
     letters: dict[str, str],
 ) -> None:
     names = _names_the_pages_give_bots_and_empty_seats()
-    assert len(names) == 12  # three bot levels and the empty seat, in three languages
+    # Three bot levels, the empty seat and a seat a bot plays, in three languages.
+    assert len(set(names)) == 15
     for name in names:
         whole = _written_with(name, letters)
         assert whole != name

@@ -13,6 +13,7 @@ from games import engines, services
 from games.messages import describe
 from games.models import Game, Result
 from games.rendering import recent_moves, seat_names
+from tests.conftest import make_user
 from tests.games.conftest import play_random_moves
 
 ENGINE = engines.get("akropolis")
@@ -287,3 +288,11 @@ def test_the_import_refusal_of_a_bots_name_reads_in_the_members_language(
         services.import_game(data=data, user=bob)
     with translation.override(language):
         assert text in describe(exc.value)
+
+
+def test_the_demo_account_may_import_its_own_games(exported, db) -> None:
+    demo = make_user("demo", display_name="Demo")
+    data = exported
+    data["seats"][0]["name"] = "Demo"
+    copy = services.import_game(data=data, user=demo)
+    assert seat_names(copy)[0] == "Demo"
