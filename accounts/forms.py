@@ -93,7 +93,7 @@ class ProfileForm(forms.ModelForm):
 
     def clean_display_name(self) -> str:
         name: str = self.cleaned_data["display_name"]
-        validate_member_name(name)
+        validate_member_name(name, account=self.instance.username)
         return name
 
     def clean_time_zone(self) -> str:

@@ -94,6 +94,14 @@ FIELD_PROBLEMS: dict[str, object] = {
     "unknown_value": gettext_lazy("has a value this site does not know"),
     "duplicate": gettext_lazy("names a seat a second time"),
     "out_of_order": gettext_lazy("is missing or out of order"),
+    # A seat's name breaks the rules of members' names (accounts.names).
+    "invisible_character": gettext_lazy(
+        "holds an invisible character (such as a zero-width space, a Hangul filler or a "
+        "Braille blank)"
+    ),
+    "bad_spacing": gettext_lazy("holds a space other than one ordinary space between words"),
+    "reserved_name": gettext_lazy("is reserved for the site's bots and empty seats"),
+    "demo_account": gettext_lazy("is the name of the site's demo account"),
 }
 
 

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from accounts.models import User
+from accounts.names import name_problem
 from games import engines, payloads
 from games.engines.base import IllegalMove
 from games.models import Game, Seat
@@ -138,10 +139,13 @@ def _check_flag(entry: dict, key: str, field: str) -> bool:
     return value
 
 
-def _checked_seats(seats: Any, players: int) -> dict[int, dict[str, Any]]:
+def _checked_seats(seats: Any, players: int, account: str) -> dict[int, dict[str, Any]]:
     """Seat number -> {"name", "bot_level", "resigned"}, every field checked. A bot of the
     site gets no name of its own: the pages call it by its level in the reader's language,
-    with the bot badge."""
+    with the bot badge. Any other name follows the rules of members' names (accounts.names):
+    one that renders blank or as a bot, an empty seat or the demo account refuses the file,
+    naming the seat, rather than being renamed behind the importer's back. `account`: the
+    importing member's username (the demo account may import its own games)."""
     if not isinstance(seats, list):
         raise _bad("seats", "not_list")
     if len(seats) > players:
@@ -165,6 +169,10 @@ def _checked_seats(seats: Any, players: int) -> dict[int, dict[str, Any]]:
             raise _bad(f"{field}.bot_level", "unknown_value")
         # Files from before the "bot" field named a bot seat by its level ("hard").
         bot = _check_flag(entry, "bot", f"{field}.bot") or (bool(level) and name == level)
+        if not (bot and level):
+            problem = name_problem(name, account=account)
+            if problem is not None:
+                raise _bad(f"{field}.name", problem)
         checked[position] = {
             "name": "" if bot and level else name,
             "bot_level": level,
@@ -261,7 +269,7 @@ def import_game(*, data: Any, user: User | None) -> Game:
     finished_at = data.get("finished_at")
     if finished_at is not None:
         _check_text(finished_at, "finished_at", limit=40)
-    names = _checked_seats(data.get("seats", []), players)
+    names = _checked_seats(data.get("seats", []), players, user.username if user else "")
     moves = _checked_moves(data.get("moves"))
     claimed = _checked_scores(data.get("scores"))
     if data.get("results") is not None and not isinstance(data["results"], list):

@@ -13,6 +13,7 @@ from games import engines, services
 from games.messages import describe
 from games.models import Game, Result
 from games.rendering import recent_moves, seat_names
+from tests.conftest import make_user
 from tests.games.conftest import play_random_moves
 
 ENGINE = engines.get("akropolis")
@@ -226,3 +227,81 @@ def test_the_replay_of_a_finished_game_offers_its_export_at_every_move_and_seat(
     client.force_login(alice)
     page = client.get(reverse("games:replay", args=[finished.pk]) + query).content.decode()
     assert reverse("games:export", args=[finished.pk]) in page
+
+
+# Issue 31, item 5: an imported seat's name follows the rules of members' names
+# (accounts.names); a file holding one that breaks them is refused, naming the seat.
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("demo", "is the name of the site's demo account"),
+        ("Dem0", "is the name of the site's demo account"),
+        ("Hard bot", "is reserved for the site's bots and empty seats"),
+        ("Open seat", "is reserved for the site's bots and empty seats"),
+        ("Hard \u0299ot", "is reserved for the site's bots and empty seats"),
+        ("Hard b\u1d0f\u1d1b", "is reserved for the site's bots and empty seats"),
+        ("Hard \u042cot", "is reserved for the site's bots and empty seats"),
+        ("Trudny b\u043et", "is reserved for the site's bots and empty seats"),
+        ("Hard b\u200bot", "holds an invisible character"),
+        ("Hard\u3164bot", "holds an invisible character"),
+        ("Open\u3164seat", "holds an invisible character"),
+        ("\u3164", "holds an invisible character"),
+        ("\u2800\u2800", "holds an invisible character"),
+        ("Al\u200dice", "holds an invisible character"),
+        (" Alice", "holds a space other than one ordinary space between words"),
+        ("Kovács\u3000Éva", "holds a space other than one ordinary space between words"),
+    ],
+)
+def test_an_imported_seat_name_that_renders_blank_or_as_a_bot_is_refused(
+    exported, bob, name, problem
+) -> None:
+    data = exported
+    data["seats"][0]["name"] = name
+    with pytest.raises(services.GameError) as exc:
+        services.import_game(data=data, user=bob)
+    assert exc.value.params["field"] == "seats[0].name"
+    assert describe(exc.value).startswith(f"This file cannot be imported: seats[0].name {problem}")
+    assert Game.objects.filter(imported=True).count() == 0
+
+
+@pytest.mark.parametrize("name", ["Kovács Éva", "Łucja Wójcik", "Anna Nowak"])
+def test_an_imported_seat_keeps_a_name_with_accents_and_one_space(exported, bob, name) -> None:
+    data = exported
+    data["seats"][0]["name"] = name
+    copy = services.import_game(data=data, user=bob)
+    assert seat_names(copy)[0] == name
+
+
+def test_a_bots_seat_may_still_be_called_by_the_bots_name_in_a_file(exported, bob) -> None:
+    """The site's own export names its bots ("Easy bot"): such a seat is the site's bot again,
+    with its badge, not a seat named like one."""
+    data = exported
+    assert (data["seats"][1]["name"], data["seats"][1]["bot"]) == ("Easy bot", True)
+    copy = services.import_game(data=data, user=bob)
+    assert copy.seats.get(position=1).is_bot
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("hu", "fenntartott"),
+        ("pl", "zarezerwowan"),
+    ],
+)
+def test_the_import_refusal_of_a_bots_name_reads_in_the_members_language(
+    exported, bob, language, text
+) -> None:
+    data = exported
+    data["seats"][0]["name"] = "Hard \u0299ot"
+    with pytest.raises(services.GameError) as exc:
+        services.import_game(data=data, user=bob)
+    with translation.override(language):
+        assert text in describe(exc.value)
+
+
+def test_the_demo_account_may_import_its_own_games(exported, db) -> None:
+    demo = make_user("demo", display_name="Demo")
+    data = exported
+    data["seats"][0]["name"] = "Demo"
+    copy = services.import_game(data=data, user=demo)
+    assert seat_names(copy)[0] == "Demo"
