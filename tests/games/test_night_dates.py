@@ -20,6 +20,7 @@ from accounts.services import notify
 from games import services
 from games.forms import aware_instant
 from games.models import GameNight, GameNightPlayer
+from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -117,6 +118,17 @@ def test_the_notifications_of_a_night_past_year_9999_are_read_and_emailed(
     assert "Alice invites you to a game night" in page
     email = mail.build_email(bob.notifications.get())
     assert "9999" in email.body
+
+
+def test_the_admin_pages_of_a_night_at_the_end_of_the_calendar_answer(
+    client: Client, stored_last_evening: GameNight
+) -> None:
+    client.force_login(make_user("staff", is_staff=True, is_superuser=True))
+    listing = client.get(reverse("admin:games_gamenight_changelist"))
+    assert listing.status_code == 200
+    assert "9999" in listing.text
+    page = client.get(reverse("admin:games_gamenight_change", args=[stored_last_evening.pk]))
+    assert page.status_code == 200
 
 
 def test_a_member_whose_stored_time_zone_is_unknown_still_schedules(
