@@ -8,14 +8,19 @@ a member and 10 reviews in 24 hours, 20 imports in 24 hours.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 import time_machine
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.db.models import QuerySet
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Notification, User
 from games import services, tasks
@@ -122,6 +127,52 @@ def test_a_host_with_ten_nights_to_come_is_refused_the_eleventh(
             assert response.status_code == 400
             assert words in response.text
     assert GameNight.objects.count() == 10
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_at_once_cannot_both_take_the_last_night(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four posts at the same moment from real threads with their own connections, when the
+    host has one night left: the host's row lock (BEGIN IMMEDIATE on SQLite) counts them one
+    after the other. Each count is followed by a pause, so that without the lock every
+    thread would count nine before any of them stored its night."""
+    alice = make_user("alice")
+    later = timezone.now() + timedelta(days=2)
+    for _ in range(9):
+        services.schedule_night(
+            host=alice, engine_slug="babylon", players=3, starts_at=later, bot_level="easy"
+        )
+    start = threading.Barrier(4)
+    outcomes: list[str] = []
+    counted = QuerySet.count
+
+    def slow_count(queryset: QuerySet) -> int:
+        found = counted(queryset)
+        time.sleep(0.2)
+        return found
+
+    monkeypatch.setattr(QuerySet, "count", slow_count)
+
+    def schedule() -> None:
+        start.wait()
+        try:
+            services.schedule_night(
+                host=alice, engine_slug="babylon", players=3, starts_at=later, bot_level="easy"
+            )
+            outcomes.append("scheduled")
+        except services.GameError as exc:
+            outcomes.append(exc.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=schedule) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["night_limit"] * 3 + ["scheduled"]
+    assert GameNight.objects.filter(host=alice).count() == 10
 
 
 def test_nights_begun_or_cancelled_leave_room_for_a_new_one(client: Client, alice: User) -> None:
