@@ -1,14 +1,13 @@
 from __future__ import annotations
 
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from accounts import services
+from accounts import services, times
 from accounts.broadcast import user_group
 from accounts.models import Notification
 from accounts.sessions import SessionBound
@@ -53,7 +52,7 @@ class NotificationConsumer(SessionBound, AsyncWebsocketConsumer):
             note = Notification.objects.filter(pk=notification_id, user_id=self.user.pk).first()
             if note is None:
                 return ""
-        zone = ZoneInfo(getattr(self.user, "time_zone", "") or "UTC")
+        zone = times.member_zone(self.user)
         with translation.override(self.language), timezone.override(zone):
             return render_to_string(
                 "accounts/_notification_live.html",

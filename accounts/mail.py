@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 from urllib.parse import urljoin
-from zoneinfo import ZoneInfo
 
 from celery import current_app
 from django.conf import settings
@@ -31,6 +30,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from accounts import times
 from accounts.models import Notification, User
 
 logger = logging.getLogger(__name__)
@@ -110,7 +110,7 @@ def build_email(note: Notification) -> EmailMessage:
     switch = SWITCHES[note.kind]
     language = user.language or settings.LANGUAGE_CODE
     unsubscribe = absolute(reverse("accounts:unsubscribe", args=[unsubscribe_token(user, switch)]))
-    with translation.override(language), timezone.override(ZoneInfo(user.time_zone)):
+    with translation.override(language), timezone.override(times.member_zone(user)):
         text = note.text
         context: dict[str, Any] = {
             "member": user,

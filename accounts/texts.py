@@ -13,9 +13,11 @@ from datetime import datetime
 from typing import Any
 
 from django.db import models
-from django.utils import formats, timezone
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from accounts import times
 
 
 class Kind(models.TextChoices):
@@ -49,7 +51,7 @@ def _when(params: dict[str, Any]) -> str:
         instant = datetime.fromisoformat(str(params.get("starts_at", "")))
     except ValueError:
         return ""
-    return formats.date_format(timezone.localtime(instant), "DATETIME_FORMAT")
+    return formats.date_format(times.local(instant), "DATETIME_FORMAT")
 
 
 TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {

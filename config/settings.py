@@ -328,6 +328,14 @@ TURN_TIMEOUT = env_float("TURN_TIMEOUT", 24 * 3600)  # seconds before a bot take
 # Search iterations per decision of a post-game review (games/services/review.py).
 REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 2 if TESTING else 8))
 
+# --- Limits: what one member may ask for (README, "Limits"); refused work changes nothing -----
+
+NIGHT_DAYS_AHEAD = int(env_float("NIGHT_DAYS_AHEAD", 365))  # a game night is at most this far off
+NIGHTS_PER_HOST = int(env_float("NIGHTS_PER_HOST", 10))  # upcoming nights one member hosts
+NIGHT_INVITATIONS = int(env_float("NIGHT_INVITATIONS", 20))  # members invited to one night
+REVIEWS_PER_DAY = int(env_float("REVIEWS_PER_DAY", 10))  # reviews one member starts in 24 hours
+IMPORTS_PER_DAY = int(env_float("IMPORTS_PER_DAY", 20))  # games one member imports in 24 hours
+
 # --- Internationalisation --------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
+from accounts import times
 from games.models import Game, GameNight, Move, Rating, Result, Seat
 
 
@@ -70,9 +72,19 @@ class RatingAdmin(admin.ModelAdmin):
 @admin.register(GameNight)
 class GameNightAdmin(admin.ModelAdmin):
     # Scheduling, joining and the start go through games/services/nights.py: read-only here.
-    list_display = ["pk", "engine_slug", "host", "starts_at", "players", "status"]
+    # The instant through accounts/times.py: a night stored at the end of the calendar would
+    # take Django's own rendering of the field past year 9999 in the admin's zone.
+    list_display = ["pk", "engine_slug", "host", "when", "players", "status"]
     list_filter = ["engine_slug", "status"]
-    readonly_fields = [f.name for f in GameNight._meta.fields] + ["invited"]
+    exclude = ["starts_at"]
+    readonly_fields = [
+        "when" if f.name == "starts_at" else f.name for f in GameNight._meta.fields
+    ] + ["invited"]
+
+    @admin.display(description=_("starts at"), ordering="starts_at")
+    def when(self, night: GameNight) -> str:
+        shown = times.shown(night.starts_at)
+        return f"{shown.text} {shown.zone}"
 
     def has_add_permission(self, request: object) -> bool:
         return False

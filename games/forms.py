@@ -13,9 +13,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django import forms
+from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.times import member_zone, zone_label
 from games import catalog, payloads
+from games.messages import limit_text
 
 IMPORT_MAX_BYTES = 2 * 1024 * 1024
 
@@ -238,19 +242,28 @@ class ImportGameForm(forms.Form):
         return data
 
 
-def aware_instant(day: Any, clock: Any, zone: ZoneInfo) -> datetime | None:
-    """The instant a member means by a date and a wall-clock time in their time zone; None
-    for a time the clocks skip (the hour lost when summer time begins). A time the clocks
-    show twice (when summer time ends) is the first of the two."""
-    wall = datetime.combine(day, clock)
-    instant = wall.replace(tzinfo=zone)
-    if instant.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != wall:
+def aware_instant(day: Any, clock: Any, zone: ZoneInfo, *, fold: int = 0) -> datetime | None:
+    """The instant (in UTC) a member means by a date and a wall-clock time in their time zone;
+    None for a time the clocks skip (the hour lost when summer time begins) and for one whose
+    instant no datetime holds (year 1 east of UTC, year 9999 west of it). A time the clocks
+    show twice (when summer time ends) is the first of the two, or with fold=1 the second.
+    Never raises."""
+    try:
+        wall = datetime.combine(day, clock)
+        instant = wall.replace(tzinfo=zone, fold=fold).astimezone(UTC)
+        back = instant.astimezone(zone)
+    except (OverflowError, TypeError, ValueError):
+        return None
+    if back.replace(tzinfo=None) != wall:
         return None
     return instant
 
 
 class GameNightForm(forms.Form):
-    """Schedule a game night: the date and time are read in the member's own time zone."""
+    """Schedule a game night: the date and time are read in the member's own time zone.
+
+    A time the clocks show twice that day (when summer time ends) adds the field `fold`: the
+    member chooses the first ("0") or the second ("1") of the two instants."""
 
     engine_slug = forms.ChoiceField(label=_("Game"))
     players = forms.TypedChoiceField(label=_("Players"), coerce=int)
@@ -276,6 +289,7 @@ class GameNightForm(forms.Form):
 
         super().__init__(*args, **kwargs)
         self.user = user
+        self.zone = member_zone(user)
         games = playable_games()
         self.fields["engine_slug"].choices = [(info.slug, info.title) for info in games]
         most = max((info.max_players for info in games), default=2)
@@ -283,14 +297,55 @@ class GameNightForm(forms.Form):
         self.fields["invited"].queryset = (
             User.objects.filter(is_active=True).exclude(pk=user.pk).order_by("username")
         )
-        self.fields["clock"].help_text = _("In your time zone: %(zone)s.") % {
-            "zone": user.time_zone
-        }
+        self.fields["clock"].help_text = _("In your time zone: %(zone)s.") % {"zone": self.zone}
+        self.twice = self.twice_shown() if self.is_bound else []
+        if self.twice:
+            self.fields["fold"] = forms.ChoiceField(
+                label=_("Which one?"),
+                choices=[(str(n), self.clock_label(i)) for n, i in enumerate(self.twice)],
+                widget=forms.RadioSelect,
+                error_messages={
+                    "required": _(
+                        "The clocks show this time twice that day (summer time ends): "
+                        "choose which one."
+                    )
+                },
+            )
+            self.order_fields(["engine_slug", "players", "day", "clock", "fold"])
+
+    def twice_shown(self) -> list[datetime]:
+        """The two instants of the posted date and time when the clocks show it twice."""
+        try:
+            day = self.fields["day"].clean(self["day"].data)
+            clock = self.fields["clock"].clean(self["clock"].data)
+        except forms.ValidationError:
+            return []
+        first = aware_instant(day, clock, self.zone)
+        second = aware_instant(day, clock, self.zone, fold=1)
+        return [first, second] if first and second and first != second else []
+
+    def clock_label(self, instant: datetime) -> str:
+        moment = instant.astimezone(self.zone)
+        return f"{moment:%H:%M} {zone_label(moment)}"
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("day") and data.get("clock"):
-            instant = aware_instant(data["day"], data["clock"], ZoneInfo(self.user.time_zone))
+        day, clock = data.get("day"), data.get("clock")
+        if not (day and clock):
+            return data
+        today = timezone.localdate(timezone=self.zone)
+        days = settings.NIGHT_DAYS_AHEAD
+        # Dates out of reach are refused before any instant is computed (the service checks
+        # the instant itself against the clock).
+        if day < today:
+            self.add_error("day", _("Choose a time that is still to come."))
+        elif (day - today).days > days:
+            self.add_error("day", limit_text("night_too_far", days))
+        elif self.twice:
+            if data.get("fold") in ("0", "1"):
+                data["starts_at"] = self.twice[int(data["fold"])]
+        else:
+            instant = aware_instant(day, clock, self.zone)
             if instant is None:
                 self.add_error(
                     "clock",

@@ -8,7 +8,7 @@ either into a sentence in the member's language.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import boards
 from games.engines.base import IllegalMove
@@ -34,6 +34,9 @@ PLAIN: dict[str, object] = {
     "not_running": gettext_lazy("This game is not running."),
     "bot_seat": gettext_lazy("A bot plays this seat now."),
     "not_your_turn": gettext_lazy("It is not your turn."),
+    "review_running": gettext_lazy(
+        "Your review of another game is still running: ask for this one when it has finished."
+    ),
     "review_not_finished": gettext_lazy(
         "Only a finished game can be reviewed: a review of a running game would tell what "
         "the bot thinks of draws that are still hidden."
@@ -105,6 +108,49 @@ FIELD_PROBLEMS: dict[str, object] = {
 }
 
 
+def limit_text(code: str, most: int) -> str:
+    """What a limit a club sets (settings, README "Limits") says when it refuses work."""
+    if code == "night_too_far":
+        return ngettext(
+            "A game night can be scheduled at most %(max)s day ahead.",
+            "A game night can be scheduled at most %(max)s days ahead.",
+            most,
+        ) % {"max": most}
+    if code == "night_invitations":
+        return ngettext(
+            "A game night can have at most %(max)s invited member.",
+            "A game night can have at most %(max)s invited members.",
+            most,
+        ) % {"max": most}
+    if code == "night_limit":
+        return ngettext(
+            "You already host %(max)s game night to come, the most a member may: "
+            "schedule another once it has begun or you have cancelled it.",
+            "You already host %(max)s game nights to come, the most a member may: "
+            "schedule another once one has begun or you have cancelled one.",
+            most,
+        ) % {"max": most}
+    if code == "review_limit":
+        return ngettext(
+            "You have asked for %(max)s review in the last 24 hours, the most a member may; "
+            "please ask again later.",
+            "You have asked for %(max)s reviews in the last 24 hours, the most a member may; "
+            "please ask again later.",
+            most,
+        ) % {"max": most}
+    return ngettext(
+        "You have imported %(max)s game in the last 24 hours, the most a member may; "
+        "please import this one later.",
+        "You have imported %(max)s games in the last 24 hours, the most a member may; "
+        "please import this one later.",
+        most,
+    ) % {"max": most}
+
+
+# Codes of limits: their texts say the number (limit_text).
+LIMITS = ("night_too_far", "night_invitations", "night_limit", "review_limit", "import_limit")
+
+
 def field_problem(params: dict) -> str:
     problem = params.get("problem")
     if problem == "too_long":
@@ -153,6 +199,8 @@ def describe(exc: Exception, slug: str = "") -> str:
             "field": params["field"],
             "problem": field_problem(params),
         }
+    if code in LIMITS and "max" in params:
+        return limit_text(code, params["max"])
     if code in PLAIN:
         return str(PLAIN[code])
     if isinstance(exc, IllegalMove):

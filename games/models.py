@@ -327,6 +327,14 @@ class Review(models.Model):
         DONE = "done", _("Done")
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
+    # The member who asked first (their limits count it); None for one the site started.
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reviews_requested",
+    )
     status = models.CharField(max_length=8, choices=Status, default=Status.RUNNING)
     progress = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField()

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -45,7 +46,11 @@ def schedule_night(
     open_to_club: bool = True,
     now: datetime | None = None,
 ) -> GameNight:
-    """Schedule a game night with `host` in the first seat; the invited hear of it."""
+    """Schedule a game night with `host` in the first seat; the invited hear of it.
+
+    Refused (GameError, nothing stored) for a time past or more than NIGHT_DAYS_AHEAD days
+    ahead, more than NIGHT_INVITATIONS invited, or a host with NIGHTS_PER_HOST nights to come.
+    """
     engine = engine_for(engine_slug)
     now = now or timezone.now()
     if type(players) is not int or not engine.min_players <= players <= engine.max_players:
@@ -59,6 +64,28 @@ def schedule_night(
         raise GameError("bad_bot_level", f"Unknown bot level {bot_level!r}.", level=str(bot_level))
     if timezone.is_naive(starts_at) or starts_at <= now:
         raise GameError("night_in_past", "A game night is scheduled for a time to come.")
+    days = settings.NIGHT_DAYS_AHEAD
+    if starts_at - now > timedelta(days=days):
+        raise GameError("night_too_far", f"At most {days} days ahead.", days=days)
+    guests = sorted({u.pk: u for u in invited or [] if u.pk != host.pk}.values(), key=_by_pk)
+    if len(guests) > settings.NIGHT_INVITATIONS:
+        raise GameError(
+            "night_invitations",
+            f"At most {settings.NIGHT_INVITATIONS} invitations a night.",
+            max=settings.NIGHT_INVITATIONS,
+        )
+    # The host's row is locked while their nights are counted, so two requests at once
+    # cannot both take the last place.
+    list(User.objects.select_for_update().filter(pk=host.pk).values_list("pk"))
+    upcoming = GameNight.objects.filter(
+        host=host, status=GameNight.Status.SCHEDULED, starts_at__gt=now
+    )
+    if upcoming.count() >= settings.NIGHTS_PER_HOST:
+        raise GameError(
+            "night_limit",
+            f"At most {settings.NIGHTS_PER_HOST} upcoming nights a host.",
+            max=settings.NIGHTS_PER_HOST,
+        )
     night = GameNight.objects.create(
         host=host,
         engine_slug=engine_slug,
@@ -68,7 +95,6 @@ def schedule_night(
         bot_level=bot_level,
         open_to_club=open_to_club,
     )
-    guests = sorted({u.pk: u for u in invited or [] if u.pk != host.pk}.values(), key=_by_pk)
     night.invited.set(guests)
     GameNightPlayer.objects.create(night=night, user=host)
     _tell_after_commit([u.pk for u in guests], Kind.NIGHT_INVITED, night)

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
 from games import boards, broadcast
 from games.bots import HARD_SECONDS, turn_mcts
 from games.bots import review as advice
@@ -33,6 +34,8 @@ from games.services.common import (
 # A running review that has stored nothing for this long lost its worker (a task delivered
 # again resumes it anyway): a new request sends it once more.
 STALE_AFTER = datetime.timedelta(minutes=5)
+# The window of REVIEWS_PER_DAY: the 24 hours before a request.
+DAY = datetime.timedelta(hours=24)
 
 
 def review_iterations() -> int:
@@ -54,14 +57,26 @@ def resume_stale_reviews() -> int:
     return len(ids)
 
 
-def request_review(*, game_id: int) -> Review:
-    """Start the review of a finished game, or return the one that exists."""
+def request_review(*, game_id: int, user: User | None = None) -> Review:
+    """Start the review of a finished game, or return the one that exists.
+
+    A review that exists (done or running) is anyone's to read and counts against no one. A
+    new one counts against `user` (None: the site itself asks, e.g. a script): a member has
+    one running at a time and starts at most REVIEWS_PER_DAY in 24 hours; past either, the
+    request is refused and changes nothing."""
     with transaction.atomic():
         game = locked(game_id)
         if game.status != Game.Status.FINISHED:
             raise GameError("review_not_finished", "Only a finished game can be reviewed.")
+        if user is not None and not Review.objects.filter(game=game).exists():
+            check_review_allowance(user)
         review, created = Review.objects.get_or_create(
-            game=game, defaults={"total": game.version, "iterations": review_iterations()}
+            game=game,
+            defaults={
+                "total": game.version,
+                "iterations": review_iterations(),
+                "requested_by": user,
+            },
         )
         stale = review.status == Review.Status.RUNNING and (
             review.updated_at < timezone.now() - STALE_AFTER
@@ -71,6 +86,19 @@ def request_review(*, game_id: int) -> Review:
                 review.save(update_fields=["updated_at"])
             after_commit(task_named("review_game"), game.pk)
     return review
+
+
+def check_review_allowance(user: User) -> None:
+    """Raise GameError when `user` may not start another review now. The member's row is
+    locked until the transaction ends, so two requests at once are counted one after the
+    other."""
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+    mine = Review.objects.filter(requested_by=user)
+    if mine.filter(status=Review.Status.RUNNING).exists():
+        raise GameError("review_running", "The member's review of another game is running.")
+    most = settings.REVIEWS_PER_DAY
+    if mine.filter(created_at__gte=timezone.now() - DAY).count() >= most:
+        raise GameError("review_limit", f"At most {most} reviews in 24 hours.", max=most)
 
 
 def run_review(*, game_id: int) -> bool:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
 
@@ -222,12 +224,23 @@ def _checked_scores(claimed: Any) -> dict | None:
     return claimed
 
 
+def check_import_allowance(user: User) -> None:
+    """Raise GameError when `user` has imported IMPORTS_PER_DAY games in the last 24 hours."""
+    most = settings.IMPORTS_PER_DAY
+    since = timezone.now() - timedelta(hours=24)
+    if Game.objects.filter(created_by=user, imported=True, created_at__gte=since).count() >= most:
+        raise GameError("import_limit", f"At most {most} imports in 24 hours.", max=most)
+
+
 def import_game(*, data: Any, user: User | None) -> Game:
     """Replay an exported game through its engine and store it as a finished, imported game.
 
     Every field of the file is checked before anything is stored, and every move by the
-    engine; a wrong or changed file gives a message that names the field.
+    engine; a wrong or changed file gives a message that names the field. A member imports
+    at most IMPORTS_PER_DAY games in 24 hours: past that the file is not even read.
     """
+    if user is not None:
+        check_import_allowance(user)
     if isinstance(data, bytes | str):
         try:
             data = json.loads(data)
@@ -280,6 +293,10 @@ def import_game(*, data: Any, user: User | None) -> Game:
         raise GameError("bad_options", "The options do not fit the game.") from None
     with transaction.atomic():
         # Everything below is one transaction: a move that does not replay stores nothing.
+        if user is not None:
+            # Again under the member's lock: two imports at once are counted one by one.
+            list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+            check_import_allowance(user)
         now = timezone.now()
         game = Game.objects.create(
             engine_slug=slug,

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import template
 
+from accounts import times
 from games import catalog, rendering
 
 register = template.Library()
@@ -19,6 +20,13 @@ def seat_name(seat: Any) -> str:
 @register.filter
 def game_name(slug: str) -> str:
     return rendering.game_name(slug)
+
+
+@register.filter
+def local_time(instant: Any) -> times.Shown | None:
+    """An instant in the reader's time zone with the zone named (`iso`, `text`, `zone`); in UTC
+    where that zone's clock would leave the calendar (Django's "date" filter raises there)."""
+    return times.shown(instant) if instant is not None else None
 
 
 @register.filter

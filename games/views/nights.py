@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -124,6 +124,15 @@ def cancel(request: HttpRequest, night_id: int) -> HttpResponse:
     return _act(request, night_id, services.cancel_night, _("The game night is cancelled."))
 
 
+def calendar_end(starts_at: datetime) -> datetime:
+    """CALENDAR_LENGTH after the start, or the calendar's last second for a night stored too
+    close to the end of year 9999 to add it."""
+    try:
+        return starts_at + CALENDAR_LENGTH
+    except OverflowError:
+        return datetime.max.replace(microsecond=0, tzinfo=UTC)
+
+
 @require_GET
 @login_required
 def calendar(request: HttpRequest, night_id: int) -> HttpResponse:
@@ -136,7 +145,7 @@ def calendar(request: HttpRequest, night_id: int) -> HttpResponse:
     event.add("uid", f"game-night-{night.pk}@{host}")
     event.add("dtstamp", timezone.now())
     event.add("dtstart", night.starts_at)
-    event.add("dtend", night.starts_at + CALENDAR_LENGTH)
+    event.add("dtend", calendar_end(night.starts_at))
     event.add("summary", _("Game night: %(game)s") % {"game": title})
     event.add("url", request.build_absolute_uri(night.get_absolute_url()))
     if night.status == GameNight.Status.CANCELLED:

@@ -33,7 +33,7 @@ def _review_of(game_id: int) -> Review | None:
 def request(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     try:
-        reviews.request_review(game_id=game.pk)
+        reviews.request_review(game_id=game.pk, user=request.user)
     except services.GameError as exc:
         messages.error(request, game_messages.describe(exc))
         return redirect("games:play", game_id=game.pk)
