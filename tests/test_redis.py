@@ -72,6 +72,16 @@ class OwnRedis:
         if self.proc is not None and self.proc.poll() is None:
             stop(self.proc)
 
+    def pause(self) -> None:
+        """Redis hangs: connections stay open and nothing is answered (SIGSTOP)."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """Redis answers again, what it was sent meanwhile included (SIGCONT)."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGCONT)
+
 
 @pytest.fixture
 def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
