@@ -42,8 +42,8 @@ IDLE_SECONDS = 30
 
 
 class OwnRedis:
-    def __init__(self, workdir: Path) -> None:
-        self.port = free_port()
+    def __init__(self, workdir: Path, port: int = 0) -> None:
+        self.port = port or free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.workdir = workdir
         self.proc: subprocess.Popen[bytes] | None = None
