@@ -9,9 +9,16 @@ a member who only watches, and the next move arrives live as before. Without the
 catch-up the watching member kept the old board until someone moved again, and a member whose
 turn came during the outage was never told.
 
-The pages, log-in and moves during an outage are tested at length in tests/test_redis.py; this
-test builds on its Redis of the test's own (the shared one is never stopped) and its ASGI server on
-that Redis. It runs in both runs.
+And a longer stop, while a member hands the turn to a bot: her server cannot send the bot's turn
+to the broker. It keeps it and sends it once Redis answers (games/outbox.py), so the bot plays
+with no restart and no beat; neither the server nor the worker logs that it must be restarted.
+Before, sending the task subscribed to its result first; after some 20 s of Redis refusing,
+Celery gave up that subscription, logged "The Celery application must be restarted" although
+the server recovered by itself, and the bot's turn was never sent.
+
+The pages, log-in and moves during an outage are tested at length in tests/test_redis.py; these
+tests build on its Redis of the test's own (the shared one is never stopped) and its ASGI server
+on that Redis. They run in both runs.
 """
 
 from __future__ import annotations
