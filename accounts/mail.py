@@ -29,6 +29,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from kombu.exceptions import OperationalError
 
 from accounts import times
 from accounts.models import Notification, User
@@ -71,7 +72,9 @@ def publish(notification_id: int) -> None:
     # By its registered name: the task calls this module, so this module does not import it.
     task = current_app.signature("accounts.tasks.send_notification_email")
     try:
-        task.apply_async(args=(notification_id,))
+        task.apply_async(args=(notification_id,), ignore_result=True)  # as in games/services
+    except OperationalError:
+        raise  # the broker is unreachable: the outbox tries again until it answers
     except Exception:
         logger.exception("Could not send the e-mail task of notification %s", notification_id)
 

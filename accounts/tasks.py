@@ -13,7 +13,7 @@ def send_notification(user_id: int, message: str, link: str = "") -> int:
     return services.notify(user=user, message=message, link=link).pk
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True, ignore_result=True)  # no one waits for it (games/tasks.py)
 def send_notification_email(notification_id: int) -> bool:
     """E-mail a notification to its member (accounts/mail.py); a second delivery sends nothing."""
     from accounts import mail

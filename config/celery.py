@@ -39,6 +39,6 @@ def _resend_overdue_work(**kwargs: object) -> None:
     when due (games.tasks.resend_overdue_work); the version check makes a second copy of a
     turn harmless."""
     try:
-        app.send_task("games.tasks.resend_overdue_work")
+        app.send_task("games.tasks.resend_overdue_work", ignore_result=True)
     except Exception:
         logger.exception("Could not ask for the overdue bot turns")

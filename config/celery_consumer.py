@@ -36,13 +36,19 @@ class HeldMessage:
 
 
 def held_messages(consumer: Consumer) -> list[HeldMessage]:
-    """The messages the consumer's channel has received and not acknowledged (Redis only)."""
+    """The messages the consumer's channel has received and not acknowledged (Redis only).
+    kombu forgets an acknowledged message lazily: it stays among the delivered ones, marked
+    dirty, until the next delivery, and is no longer held (a task that ran must not run again
+    after the broker returns)."""
     task_consumer = getattr(consumer, "task_consumer", None)
     channel = getattr(task_consumer, "channel", None)
     if channel is None or not hasattr(channel, "unacked_key"):  # not kombu's Redis channel
         return []
     held = []
+    acknowledged = set(channel.qos._dirty)
     for tag, message in list(channel.qos._delivered.items()):
+        if tag in acknowledged:
+            continue
         delivery = message.delivery_info
         held.append(HeldMessage(tag, message._raw, delivery["exchange"], delivery["routing_key"]))
     return held

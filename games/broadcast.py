@@ -28,7 +28,9 @@ def notify_lobby_changed() -> None:
     if layer is None:
         return
     # Sent after the response in a server process (config/announce.py).
-    announce.send(layer, LOBBY_GROUP, {"type": "lobby.changed"}, "a change of the lobby")
+    announce.send(
+        layer, LOBBY_GROUP, {"type": "lobby.changed"}, "a change of the lobby", supersedes=True
+    )
 
 
 def notify_game_changed(game_id: int, version: int) -> None:
@@ -48,5 +50,7 @@ def notify_game_changed(game_id: int, version: int) -> None:
         # When each hop began (seconds since the epoch): the live trace (settings.LIVE_TRACE).
         "at": {"commit": time.time()},
     }
-    # At most once anyway: a page that misses this fetches the board when it notices.
-    announce.send(layer, group_name(game_id), message, f"move {version} of game {game_id}")
+    # At most once anyway: a page that misses this fetches the board when it notices. Each hub
+    # reads the game as it is when the hint arrives, so a later hint makes a kept one needless.
+    what = f"move {version} of game {game_id}"
+    announce.send(layer, group_name(game_id), message, what, supersedes=True)

@@ -6,6 +6,12 @@ the end of a game is stored once).
 
 The tasks stand above the services: the services send a task by its registered name
 (`services.common.task_named`), never by importing this module.
+
+No one waits for these tasks' results, so none is stored (`ignore_result`, also given by the
+outbox that sends them by name: `services.common.publish`): a process that sends one then needs
+the broker alone. With the result store on Redis, each send subscribed
+to the task's result first; with Redis stopped for some 20 s that subscription gave up,
+logged that "the Celery application must be restarted", and the task was not sent.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from games import services
 from games.services import review
 
 
-@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2)
+@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2, ignore_result=True)
 def play_bot_turn(self, game_id: int, seat: int, expected_version: int) -> bool:  # type: ignore[no-untyped-def]
     try:
         return services.play_bot_turn(game_id=game_id, seat=seat, expected_version=expected_version)
@@ -25,7 +31,7 @@ def play_bot_turn(self, game_id: int, seat: int, expected_version: int) -> bool:
         raise self.retry(exc=exc) from exc
 
 
-@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2)
+@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2, ignore_result=True)
 def finish_game(self, game_id: int) -> int:  # type: ignore[no-untyped-def]
     try:
         return len(services.finish_game(game_id=game_id))
@@ -33,23 +39,23 @@ def finish_game(self, game_id: int) -> int:  # type: ignore[no-untyped-def]
         raise self.retry(exc=exc) from exc
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def take_over_timed_out_seats() -> int:
     return services.take_over_timed_out_seats()
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def fill_open_seats_with_bots() -> int:
     return services.fill_open_seats_with_bots()
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def reschedule_stuck_bot_turns() -> int:
     rescued = services.reschedule_stuck_bot_turns() + services.finish_unscored_games()
     return rescued + review.resume_stale_reviews()
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def resend_overdue_work() -> int:
     """Sent by each worker as it starts (config/celery.py): every bot turn a game waits for is
     sent again, to be played when it is due, and every end of game not yet scored. A worker
@@ -59,12 +65,12 @@ def resend_overdue_work() -> int:
     return services.resend_bot_turns() + services.finish_unscored_games()
 
 
-@shared_task
+@shared_task(ignore_result=True)
 def run_game_nights() -> dict[str, int]:
     return services.run_game_nights()
 
 
-@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2)
+@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2, ignore_result=True)
 def review_game(self, game_id: int) -> bool:  # type: ignore[no-untyped-def]
     """The review of a finished game; a second delivery resumes it (services.run_review)."""
     try:

@@ -42,8 +42,8 @@ IDLE_SECONDS = 30
 
 
 class OwnRedis:
-    def __init__(self, workdir: Path) -> None:
-        self.port = free_port()
+    def __init__(self, workdir: Path, port: int = 0) -> None:
+        self.port = port or free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.workdir = workdir
         self.proc: subprocess.Popen[bytes] | None = None
@@ -71,6 +71,16 @@ class OwnRedis:
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             stop(self.proc)
+
+    def pause(self) -> None:
+        """Redis hangs: connections stay open and nothing is answered (SIGSTOP)."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """Redis answers again, what it was sent meanwhile included (SIGCONT)."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGCONT)
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from celery import current_app
 from celery.canvas import Signature
 from django.conf import settings
 from django.db import transaction
+from kombu.exceptions import OperationalError
 
 from games import broadcast, engines, payloads
 from games.engines.base import CodedError, Engine
@@ -82,14 +83,18 @@ def task_named(name: str) -> Signature:
 
 
 def send_task(task: Any, args: tuple[Any, ...], countdown: float = 0) -> None:
-    """Hand a Celery task to the outbox thread and return at once: with the broker down,
-    Celery tries for about 20 seconds, and no member's request waits on that."""
+    """Hand a Celery task to the outbox thread and return at once: with the broker down, the
+    outbox keeps trying until it answers, and no member's request waits on that."""
     outbox.submit(publish, task, args, countdown)
 
 
 def publish(task: Any, args: tuple[Any, ...], countdown: float) -> None:
     try:
-        task.apply_async(args=args, countdown=countdown)
+        # No one waits for its result (games/tasks.py). Said here too: a web server has not
+        # imported the tasks, and a task sent by name knows nothing of their flags.
+        task.apply_async(args=args, countdown=countdown, ignore_result=True)
+    except OperationalError:
+        raise  # the broker is unreachable: the outbox tries again until it answers
     except Exception:
         # The move is stored; `reschedule_stuck_bot_turns` and `finish_unscored_games` (beat)
         # pick up a bot turn or an end of game whose task never reached the broker.

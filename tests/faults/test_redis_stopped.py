@@ -9,9 +9,16 @@ a member who only watches, and the next move arrives live as before. Without the
 catch-up the watching member kept the old board until someone moved again, and a member whose
 turn came during the outage was never told.
 
-The pages, log-in and moves during an outage are tested at length in tests/test_redis.py; this
-test builds on its Redis of the test's own (the shared one is never stopped) and its ASGI server on
-that Redis. It runs in both runs.
+And a longer stop, while a member hands the turn to a bot: her server cannot send the bot's turn
+to the broker. It keeps it and sends it once Redis answers (games/outbox.py), so the bot plays
+with no restart and no beat; neither the server nor the worker logs that it must be restarted.
+Before, sending the task subscribed to its result first; after some 20 s of Redis refusing,
+Celery gave up that subscription, logged "The Celery application must be restarted" although
+the server recovered by itself, and the bot's turn was never sent.
+
+The pages, log-in and moves during an outage are tested at length in tests/test_redis.py; these
+tests build on its Redis of the test's own (the shared one is never stopped) and its ASGI server
+on that Redis. They run in both runs.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +35,9 @@ import websockets
 
 from games import engines
 from games.models import Game
-from tests.conftest import make_user
+from tests.conftest import make_user, start_celery_worker, stop
 from tests.games.conftest import build_game
+from tests.games.test_broker_outage import the_move_that_ends_alices_turn
 from tests.test_processes import session_cookie_for
 from tests.test_redis import Browser, OwnRedis, in_thread
 
@@ -112,3 +121,53 @@ def test_open_pages_catch_up_when_redis_returns(
     except (TimeoutError, AssertionError, websockets.ConnectionClosed) as failure:
         raise AssertionError(f"{failure!r}; the server's log:\n{log.read_text()[-4000:]}") from None
     assert "Internal Server Error" not in log.read_text()
+
+
+# Longer than Celery's retries of a Redis it cannot reach (about 20 s) before it gives up.
+LONG_OUTAGE = 25.0
+
+
+def test_a_long_redis_stop_asks_no_process_for_a_restart_and_the_bot_still_plays(
+    redis_site: tuple[str, Path], broker: OwnRedis, process_env: dict[str, str], tmp_path: Path
+) -> None:
+    """Alice ends her turn while Redis is stopped: her server cannot send the bot's turn to
+    the broker. Once Redis is back (empty), the bot plays that turn, with no restart and no
+    beat to rescue it, and neither the server nor the worker has logged that it must be
+    restarted (they recover by themselves)."""
+    address, server_log = redis_site
+    worker_log = tmp_path / "worker.log"
+    env = {**process_env, "REDIS_URL": broker.url, "CHANNELS_PREFIX": "club-faults-stopped"}
+    worker = start_celery_worker(env, worker_log)
+    try:
+        alice = make_user("alice-long-stop")
+        game = build_game(alice, "easy", seed=5)
+        move = the_move_that_ends_alices_turn(game)
+        game.refresh_from_db()
+        browser = signed_in(address, alice.username)
+
+        broker.stop()
+        status, _, _ = browser.request(
+            f"/games/{game.pk}/move/",
+            {"expected_version": str(game.version), "move": json.dumps(move)},
+        )
+        assert status == 302
+        turn = game.version + 1  # the bot's first move
+        time.sleep(LONG_OUTAGE)
+        broker.start()
+
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline and not bots_turn_played(game, turn):
+            time.sleep(0.2)
+        logs = f"the server's log:\n{server_log.read_text()[-3000:]}\nthe worker's log:\n"
+        logs += worker_log.read_text()[-3000:]
+        assert bots_turn_played(game, turn), logs
+        assert worker.poll() is None, logs
+    finally:
+        stop(worker)
+    for log in (server_log, worker_log):
+        assert "must be restarted" not in log.read_text(), log.read_text()[-3000:]
+
+
+def bots_turn_played(game: Game, turn: int) -> bool:
+    game.refresh_from_db()
+    return game.version > turn and ENGINE.to_move(ENGINE.load(game.state)) == [0]
