@@ -207,6 +207,19 @@
     if (event.key === "r" && inBoard(".hg-place-form")) { event.preventDefault(); turnCard(); }
   });
 
+  // A placement chosen from the list is shown on the board as a click on its square would
+  // show it: the card and turn chosen, the square marked, and "Place it here" ready.
+  document.addEventListener("change", function (event) {
+    var select = event.target.closest ? event.target.closest("#game-board .hg-placement-select") : null;
+    if (!select || !select.selectedOptions.length) { return; }
+    var parts = (select.selectedOptions[0].getAttribute("data-key") || "").split(":");
+    if (parts.length !== 4) { return; }
+    selectCard(parts[0], parts[1]);
+    var group = inBoard('.hg-spots[data-card="' + parts[0] + '"][data-rotation="' + parts[1] + '"]');
+    var spot = group ? group.querySelector('.hg-spot[data-x="' + parts[2] + '"][data-y="' + parts[3] + '"]') : null;
+    if (spot) { chooseSpot(spot); }
+  });
+
   // Set up a board once each time one is drawn. Other live messages (the notification badge,
   // the lobby) also end in htmx events; they must not undo the member's choice of a square.
   var drawnBoard = null;

@@ -237,3 +237,40 @@ def test_turning_the_card_keeps_the_keyboards_focus_on_the_garden(
         int(y),
     )
     assert page.errors == []
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_placement_chosen_from_the_list_is_shown_and_ready_to_place(
+    asgi_server: str, new_page: Any, width: int
+) -> None:
+    # Issue 34 item 3: choosing from "Choose the placement from a list" left "Place it here"
+    # disabled and the board unchanged.
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    game = build_game(alice, bob, engine="hanging-gardens", seed=seed_showing(PARKS))
+    page = logged_in_page(new_page, asgi_server, alice, viewport={"width": width, "height": 844})
+    page.goto(f"http://{asgi_server}/games/{game.pk}/")
+    page.wait_for_selector('#game-board[data-version="0"]')
+    page.locator(".hg-list summary").click()
+    select = page.locator(".hg-placement-select")
+    # The last option: another card or turn than the one the board shows at first.
+    option = select.locator("option").last
+    card, rotation, x, y = option.get_attribute("data-key").split(":")
+    select.select_option(value=option.get_attribute("value"))
+    chosen = page.locator(
+        f'.hg-spots[data-card="{card}"][data-rotation="{rotation}"]:not(.hg-off) '
+        f'.hg-spot.hg-chosen[data-x="{x}"][data-y="{y}"]'
+    )
+    assert chosen.count() == 1
+    assert page.locator(f'.hg-preview[data-card="{card}"]:not(.hg-off)').count() == 1
+    assert page.locator("[data-hg-action=place]").is_enabled()
+    page.locator("[data-hg-action=place]").click()
+    wait_for_version(page, 1)
+    placed = game.moves.get(number=0).payload
+    assert placed == {
+        "type": "place_card",
+        "card": int(card),
+        "rotation": int(rotation),
+        "x": int(x),
+        "y": int(y),
+    }
+    assert page.errors == []
