@@ -5,7 +5,9 @@ and the server, in processes of their own, as `make run` does (no `make` is run)
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import re
 import socket
 import stat
@@ -17,7 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.core.mail import EmailMessage
 
+from config.mail import ConsoleEmailBackend
 from tests.conftest import free_port, stop, wait_for_port
 from tests.test_settings import ROOT, clean_env, run_python
 
@@ -186,3 +190,19 @@ def test_pages_and_static_files_are_served_over_plain_http(make_run_server: str)
     stylesheet = re.search(r'href="(/static/[^"]+\.css)"', page)
     assert stylesheet is not None
     assert fetch(make_run_server + stylesheet[1])[0] == 200
+
+
+def test_e_mail_printed_on_the_console_is_said_once_at_info(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ConsoleEmailBackend, "told", False)
+    console = io.StringIO()
+    backend = ConsoleEmailBackend(stream=console)
+    with caplog.at_level(logging.INFO):
+        for subject in ("Your turn", "The game has finished"):
+            backend.send_messages([EmailMessage(subject, "body", to=["vera@example.com"])])
+    assert "Subject: Your turn" in console.getvalue()
+    assert "Subject: The game has finished" in console.getvalue()
+    told = [r for r in caplog.records if r.name == "config.mail"]
+    assert [r.levelno for r in told] == [logging.INFO]
+    assert "EMAIL_HOST" in told[0].getMessage()
