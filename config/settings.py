@@ -127,6 +127,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
