@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from django.core.mail import EmailMessage
 
+from config import hosts
 from config.mail import ConsoleEmailBackend
 from tests.conftest import free_port, stop, wait_for_port
 from tests.test_settings import ROOT, clean_env, run_python
@@ -206,3 +207,9 @@ def test_e_mail_printed_on_the_console_is_said_once_at_info(
     told = [r for r in caplog.records if r.name == "config.mail"]
     assert [r.levelno for r in told] == [logging.INFO]
     assert "EMAIL_HOST" in told[0].getMessage()
+
+
+def test_an_address_is_allowed_as_a_browser_names_it_in_the_host_header() -> None:
+    assert hosts.allowed_hosts("192.168.1.20")[0] == "192.168.1.20"
+    assert hosts.allowed_hosts("fd00::20")[0] == "[fd00::20]"  # IPv6 comes in brackets
+    assert "localhost" in hosts.allowed_hosts("192.168.1.20")
