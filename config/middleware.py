@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
+from typing import Any
+from urllib.parse import parse_qsl
 
+from channels.security.websocket import WebsocketDenier
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -52,3 +56,18 @@ def has_nul(request: HttpRequest) -> bool:
         # A body the site cannot parse at all raises here, and gets the 400 page as before.
         fields += request.POST.lists()
     return any(NUL in name or any(NUL in value for value in values) for name, values in fields)
+
+
+class RefuseNulSockets:
+    """The same for a websocket (ASGI, between Channels' cookie and session middleware): a NUL
+    in its address, query or cookies refuses the handshake before the session is looked up."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> Any:
+        query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+        texts = [scope["path"], *chain(*query), *chain(*scope.get("cookies", {}).items())]
+        if any(NUL in text for text in texts):
+            return await WebsocketDenier.as_asgi()(scope, receive, send)
+        return await self.inner(scope, receive, send)

@@ -5,12 +5,17 @@ answered 500. Run these on PostgreSQL too (DATABASE_URL), where the 500s were fo
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils.http import urlencode
 
 from accounts.models import User
+from config.asgi import router
+from tests.games.conftest import build_game
+from tests.test_processes import session_cookie_for
 
 pytestmark = pytest.mark.django_db
 
@@ -72,3 +77,26 @@ def test_a_nul_in_a_cookie_is_refused(client: Client) -> None:
 
 def test_a_page_without_nul_is_served_as_before(member: Client) -> None:
     assert member.get("/games/history/?opponent=u:alice").status_code == 200
+
+
+async def open_socket(path: str, cookie: str) -> bool:
+    headers = [(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1")]
+    socket = WebsocketCommunicator(router, path, headers=[*headers, (b"cookie", cookie.encode())])
+    try:
+        connected, _code = await socket.connect()
+        return connected
+    finally:
+        await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_socket_with_a_nul_in_its_cookie_or_query_is_refused(alice: User) -> None:
+    """The session cookie spelled `\\000` (a quoted cookie's octal escape): on PostgreSQL the
+    session lookup raised in the handshake."""
+    game = await sync_to_async(build_game)(alice, "easy")
+    cookie = await sync_to_async(session_cookie_for)(alice)
+    address = f"/ws/games/{game.pk}/"
+    assert await open_socket(address, cookie)  # the member's own socket opens
+    assert not await open_socket(address + "?page=%00", cookie)
+    assert not await open_socket(address, f'{settings.SESSION_COOKIE_NAME}="abcdefgh\\000ijkl"')
