@@ -5,8 +5,9 @@ uses only the standard library:
     python3 config/hosts.py 0.0.0.0      # prints a comma-separated list
 
 On one address the site answers to that address and to this machine's loopback names. On every
-address (`0.0.0.0` or `::`) it also answers to this machine's name and its address on the local
-network, which is what members type on a club's own network; a name or address members reach
+address (`0.0.0.0` or `::`) it also answers to this machine's name (and `name.local`, as
+multicast DNS announces it) and its address on the local network, which is what members type on
+a club's own network; a name or address members reach
 the site by beyond those (a DNS name, a router's public address) goes in ALLOWED_HOSTS (README).
 """
 
@@ -38,8 +39,10 @@ def local_network_address() -> str | None:
 def allowed_hosts(host: str) -> list[str]:
     if host not in EVERY_ADDRESS:
         return list(dict.fromkeys([as_host(host), *LOOPBACK]))
-    names = [socket.gethostname(), socket.getfqdn(), local_network_address()]
-    return list(dict.fromkeys([*LOOPBACK, *(as_host(name) for name in names if name)]))
+    # No DNS lookup here: on a machine whose resolver hangs it would hold up every `make run`.
+    name = socket.gethostname()
+    names = [name, f"{name}.local" if "." not in name else "", local_network_address()]
+    return list(dict.fromkeys([*LOOPBACK, *(as_host(host) for host in names if host)]))
 
 
 if __name__ == "__main__":
