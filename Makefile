@@ -32,6 +32,13 @@ node_modules/.installed: package.json
 	npm install --no-audit --no-fund --loglevel=error
 	@touch $@
 
+# `make run` serves the club as production does, over plain HTTP (README, "`make run` is the
+# club's server too"): Django's debug pages off (DEBUG=1 turns them on), a secret key made once
+# in var/, the names HOST is reached by (config/hosts.py), Secure cookies only with HTTPS=1.
+run: export DEBUG ?= 0
+run: export HTTPS ?= 0
+run: export SECRET_KEY_FILE ?= $(CURDIR)/var/secret_key
+run: export ALLOWED_HOSTS ?= $(shell $(or $(BASE_PYTHON),python3) config/hosts.py $(HOST))
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py import_rulebooks

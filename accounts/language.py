@@ -61,13 +61,23 @@ def remember_chosen_language(request: HttpRequest, response: HttpResponse) -> Ht
     """Stores a language chosen during the request in the cookie the switcher uses."""
     language = getattr(request, "chosen_language", None)
     if language in LANGUAGE_CODES:
-        response.set_cookie(
-            settings.LANGUAGE_COOKIE_NAME,
-            language,
-            max_age=settings.LANGUAGE_COOKIE_AGE,
-            samesite="Lax",
-        )
+        set_language_cookie(response, language)
     return response
+
+
+def set_language_cookie(response: HttpResponse, language: str) -> None:
+    """The browser keeps ``language`` for the pages it opens signed out; the cookie is sent as
+    the session's is (Secure over HTTPS) and no script reads it."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
 
 
 def mail_language(email: str, user: User | None = None) -> str:

@@ -15,6 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import mail, services
 from accounts.forms import ProfileForm
+from accounts.language import set_language_cookie
 
 
 @login_required
@@ -32,9 +33,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
         translation.activate(user.language)
         messages.success(request, _("Your profile has been saved."))
         response = HttpResponseRedirect(reverse("accounts:profile"))
-        response.set_cookie(
-            settings.LANGUAGE_COOKIE_NAME, user.language, max_age=settings.LANGUAGE_COOKIE_AGE
-        )
+        set_language_cookie(response, user.language)
         return response
     return render(request, "accounts/profile_edit.html", {"form": form})
 
@@ -51,12 +50,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
     response = HttpResponseRedirect(next_url)
     if language not in dict(settings.LANGUAGES):
         return response
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME,
-        language,
-        max_age=settings.LANGUAGE_COOKIE_AGE,
-        samesite="Lax",
-    )
+    set_language_cookie(response, language)
     if request.user.is_authenticated:
         request.user.language = language
         request.user.save(update_fields=["language"])

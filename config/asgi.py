@@ -11,19 +11,26 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry)
+from channels.auth import AuthMiddleware  # noqa: E402  (needs the app registry)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config import announce, timing  # noqa: E402
+from config.middleware import RefuseNulSockets  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        # Channels' AuthMiddlewareStack, with NUL refused before the session is read.
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            CookieMiddleware(
+                RefuseNulSockets(
+                    SessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns)))
+                )
+            )
         ),
     }
 )

@@ -20,6 +20,8 @@ from django.utils.translation import gettext_lazy as _
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from config import secret_key
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 # pytest sets PYTEST_VERSION for the session and the processes it starts (worker, server):
 # they then share the test database and test queues, never the ones of `make run`.
@@ -67,9 +69,14 @@ def env_list(name: str, default: list[str]) -> list[str]:
 DEBUG = env_bool("DEBUG", True)
 
 SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY and env_str("SECRET_KEY_FILE"):
+    # `make run`'s way (Makefile): a key made once in var/ and read by every later start.
+    SECRET_KEY = secret_key.read_or_create(Path(env_str("SECRET_KEY_FILE")))
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (or SECRET_KEY_FILE: a file to keep one in)."
+        )
     # Only for local development on embedded defaults.
     SECRET_KEY = "insecure-development-key-only-for-debug-mode-do-not-use-in-production"
 
@@ -108,6 +115,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "config.middleware.RefuseNulCharacters",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -120,6 +128,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
@@ -391,11 +400,12 @@ ACCOUNT_USER_DISPLAY = operator.attrgetter("name")
 CLUB_NAME = env_str("CLUB_NAME")
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 ACCOUNT_PRESERVE_USERNAME_CASING = False
-# Development prints e-mails on the console; production sends them over SMTP.
+# E-mails go over SMTP once EMAIL_HOST names a server; until then they are printed on the
+# console (the worker's and the server's), which is how `make run` starts.
 EMAIL_BACKEND_DEFAULT = (
-    "django.core.mail.backends.console.EmailBackend"
-    if DEBUG
-    else "django.core.mail.backends.smtp.EmailBackend"
+    "django.core.mail.backends.smtp.EmailBackend"
+    if env_str("EMAIL_HOST")
+    else "config.mail.ConsoleEmailBackend"
 )
 MAILERS: dict[str, dict] = {
     "default": {"BACKEND": env_str("EMAIL_BACKEND", EMAIL_BACKEND_DEFAULT), "OPTIONS": {}}
@@ -431,7 +441,12 @@ SECURE_CSP = {
 
 # --- Production hygiene -----------------------------------------------------------------------
 
-if not DEBUG:
+# Members reach the site over HTTPS, served by a proxy in front that says so in
+# X-Forwarded-Proto: production (DEBUG off) unless HTTPS=0, as `make run` serves plain HTTP.
+# Then cookies are Secure, plain HTTP is redirected and browsers are told to keep to HTTPS.
+HTTPS = env_bool("HTTPS", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = False
+if HTTPS:
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
@@ -440,6 +455,10 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_CONTENT_TYPE_NOSNIFF = True
+# The language switcher's cookie is sent like the session's; no script reads it.
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 LOGGING = {
     "version": 1,

@@ -39,6 +39,12 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
     return render(request, "403.html", {"reason": reason}, status=403)
 
 
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent without its valid CSRF token, mostly from a page that outlived its session:
+    the site's own page, in the reader's language, instead of Django's bare one."""
+    return render(request, "403_csrf.html", status=403)
+
+
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return render(request, "404.html", status=404)
 

@@ -51,9 +51,12 @@ def latest_results() -> list[Game]:
 
 
 def games_this_week(now: datetime) -> dict[str, Any]:
-    """How many games finished since Monday, in all and per game."""
+    """How many games finished since Monday, in all and per game. An imported game was
+    replayed from a file, not played here, and is not counted."""
     rows = (
-        Game.objects.filter(status=Game.Status.FINISHED, finished_at__gte=week_start(now))
+        Game.objects.filter(
+            status=Game.Status.FINISHED, imported=False, finished_at__gte=week_start(now)
+        )
         .values("engine_slug")
         .annotate(count=Count("pk"))
         .order_by("-count", "engine_slug")

@@ -149,3 +149,17 @@ def test_bad_boolean_fails_loudly(tmp_path: Path) -> None:
     result = run_python(PROBE, clean_env(tmp_path, DEBUG="maybe"))
     assert result.returncode != 0
     assert "DEBUG must be a boolean" in result.stderr
+
+
+def test_production_sends_every_cookie_over_https_only(tmp_path: Path) -> None:
+    """Issue 31, item 6: the language cookie was not Secure under DEBUG=0."""
+    code = (
+        "from django.conf import settings as s; "
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.LANGUAGE_COOKIE_SECURE)"
+    )
+    env = clean_env(
+        tmp_path, DEBUG="0", SECRET_KEY=PRODUCTION_SECRET, ALLOWED_HOSTS="club.example.org"
+    )
+    result = run_python(code, env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True", "True"]

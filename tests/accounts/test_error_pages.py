@@ -41,3 +41,24 @@ def test_server_error_page_follows_a_visitors_language_cookie() -> None:
     response = client.get("/broken/")
     assert response.status_code == 500
     assert '<html lang="pl">' in response.text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [
+        ("en", "This form has expired"),
+        ("hu", "Ez az űrlap már lejárt"),
+        ("pl", "Ten formularz wygasł"),
+    ],
+)
+def test_a_form_sent_without_its_csrf_token_gets_a_page_of_the_site(
+    language: str, heading: str
+) -> None:
+    """A member whose page outlived its session used to meet Django's bare 403 page."""
+    client = Client(enforce_csrf_checks=True, headers={"accept-language": language})
+    response = client.post("/accounts/login/", {"login": "vera", "password": "x"})
+    assert response.status_code == 403
+    assert f'<html lang="{language}">' in response.text
+    assert heading in response.text
+    assert 'href="/"' in response.text  # the way back

@@ -152,3 +152,22 @@ def test_in_hungarian_a_stack_of_tiles_is_not_called_a_column() -> None:
     column_word = column.split(":")[0].casefold()
     assert column_word == "oszlop"
     assert column_word not in stacks.casefold()
+
+
+@pytest.mark.parametrize("secure", [True, False])
+def test_the_language_cookie_is_sent_like_the_session_cookie(secure: bool, settings: Any) -> None:
+    """Issue 31, item 6: under DEBUG=0 the session and CSRF cookies were Secure and the
+    language cookie was not (config/settings.py makes all three alike)."""
+    settings.LANGUAGE_COOKIE_SECURE = secure
+    member = make_user("irma")
+    client = Client()
+    client.force_login(member)
+    switched = client.post(reverse("accounts:set-language"), {"language": "hu", "next": "/"})
+    saved = client.post(
+        reverse("accounts:profile-edit"),
+        {"display_name": "Irma", "language": "pl", "time_zone": "Europe/Budapest"},
+    )
+    for response in (switched, saved):
+        cookie = response.cookies[settings.LANGUAGE_COOKIE_NAME]
+        assert bool(cookie["secure"]) is secure
+        assert cookie["httponly"] and cookie["samesite"] == "Lax"

@@ -97,6 +97,19 @@ def test_this_week_counts_from_monday_midnight_in_the_members_time_zone(
     assert "1 game played since Monday." in page
 
 
+def test_an_imported_game_is_not_counted_among_this_weeks_games(
+    client: Client, alice: User, bob: User
+) -> None:
+    """Issue 31, item 6: a game imported from a file was replayed, not played, this week."""
+    played = finished_game(alice)
+    copy = services.import_game(data=services.export_game(game=played), user=bob)
+    assert copy.imported and copy.finished_at >= played.finished_at  # finished this week
+    client.force_login(alice)
+    page = client.get(reverse("home")).text
+    week_part = page[page.index('id="club-week"') : page.index('id="club-members"')]
+    assert "1 game played since Monday." in week_part
+
+
 def test_the_live_refresh_returns_only_the_lists(client: Client, alice: User) -> None:
     client.force_login(alice)
     part = client.get(reverse("home"), headers={"HX-Request": "true"}).text
