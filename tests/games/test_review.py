@@ -3,6 +3,7 @@ dead worker, refused for running games; its open data and replay page; and the h
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
@@ -248,3 +249,32 @@ def test_a_hint_is_shown_on_the_board_without_being_played(make_game, alice, cli
     game.refresh_from_db()
     assert game.version == 0
     assert engine.view(engine.load(game.state), 0)["phase"] == "take"
+
+
+def test_review_json_names_its_game_players_search_and_date(
+    alice, carol, client, sent, few_iterations
+) -> None:
+    game = finished_game(alice, "hard")
+    reviews.request_review(game_id=game.pk)
+    assert tasks.review_game.apply(args=(game.pk,)).get() is True
+    # Carol sat at no seat; like the replay of the finished game, its review is hers to read.
+    client.force_login(carol)
+    data = client.get(reverse("games:review_json", args=[game.pk])).json()
+    assert (data["game"], data["engine"], data["iterations"]) == (game.pk, "akropolis", 2)
+    assert data["players"] == [
+        {"seat": 0, "name": "Alice", "member": "alice", "bot": None},
+        {"seat": 1, "name": "Hard bot", "member": None, "bot": "hard"},
+    ]
+    reviewed = datetime.datetime.fromisoformat(data["reviewed_at"])
+    assert reviewed == Review.objects.get(game=game).finished_at
+    assert all(d["iterations"] == 2 for d in data["decisions"])
+
+
+def test_review_json_is_readable_by_whoever_may_see_the_replay(alice, client, sent) -> None:
+    game = finished_game(alice, "normal")
+    reviews.request_review(game_id=game.pk)
+    # Not signed in: the replay and the review both ask to sign in first.
+    for name in ("games:replay", "games:review_json"):
+        response = client.get(reverse(name, args=[game.pk]))
+        assert response.status_code == 302
+        assert reverse("account_login") in response["Location"]
