@@ -189,6 +189,27 @@ def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
     return f"{name} {label}"
 
 
+def advise(names: list[str], move_type: str, move: dict[str, Any], summary: dict[str, Any]) -> str:
+    """What to do, addressed to the player, naming the tile and the placement's column, row,
+    rotation and level as the board's placement buttons do."""
+    if move_type == TAKE_TILE and "cost" in summary:
+        if summary["cost"] == 0:
+            return _("Take the free tile")
+        return ngettext(
+            "Take the %(cost)s-stone tile", "Take the %(cost)s-stone tile", summary["cost"]
+        ) % {"cost": summary["cost"]}
+    if move_type == PLACE_TILE and "level" in summary:
+        return _(
+            "Place it at column %(q)s, row %(r)s, rotation %(rotation)s, on level %(level)s"
+        ) % {
+            "q": move["q"],
+            "r": move["r"],
+            "rotation": move["rotation"],
+            "level": summary["level"],
+        }
+    return str(MOVE_LABELS.get(move_type, move_type))
+
+
 # --- drawing ----------------------------------------------------------------------------------
 
 

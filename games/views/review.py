@@ -133,7 +133,10 @@ def replay_context(
         best,
         engine.view(after, None),
     )
-    extra["best_text"] = rendering.describe_payload(game.engine_slug, str(BOT_NAME), best, summary)
+    extra["best_text"] = rendering.advise_payload(game.engine_slug, names, best, summary)
+    # Advice to the reader for their own seats ("you"); for another seat, advice for its player.
+    own = {s.position for s in game.seats.all() if s.user_id and s.user_id == request.user.pk}
+    extra["advice_for"] = None if decision["seat"] in own else names[decision["seat"]]
     extra["show_alternative"] = request.GET.get("alt") == "1"
     if extra["show_alternative"]:
         # The board after the bot's choice instead of the move made (the game is over, so
@@ -145,7 +148,7 @@ def replay_context(
                 "seat": decision["seat"],
                 "type": str(best.get("type", "")),
                 "summary": summary,
-                "text": extra["best_text"],
+                "text": rendering.describe_payload(game.engine_slug, str(BOT_NAME), best, summary),
             }
         )
         board = rendering.board_context(

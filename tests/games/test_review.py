@@ -4,12 +4,13 @@ dead worker, refused for running games; its open data and replay page; and the h
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
-from games import services, tasks
+from games import engines, services, tasks
 from games.bots import review as advice
 from games.models import Game, Rating, Review
 from games.services import review as reviews
@@ -278,3 +279,62 @@ def test_review_json_is_readable_by_whoever_may_see_the_replay(alice, client, se
         response = client.get(reverse(name, args=[game.pk]))
         assert response.status_code == 302
         assert reverse("account_login") in response["Location"]
+
+
+def reviewed_by_hand(game: Game, costly: int, cost: float) -> dict[str, Any]:
+    """A finished review of `game` stored as given: every decision valued at its move number
+    tenths of a point for seat 0 and minus that for the others (costing nothing), but move
+    `costly`, whose best is another legal move of the same kind, `cost` points better."""
+    decisions = []
+    for move in game.moves.order_by("number"):
+        value = (move.number + 1) / 10 * (1 if move.seat == 0 else -1)
+        entry = {
+            "number": move.number + 1,
+            "seat": move.seat,
+            "move": move.payload,
+            "best": move.payload,
+            "value": value,
+            "best_value": value,
+            "cost": 0.0,
+            "iterations": 2,
+            "mark": "none",
+        }
+        if move.number + 1 == costly:
+            state = services.state_at(game=game, number=move.number)
+            engine = engines.get(game.engine_slug)
+            other = next(
+                m
+                for m in engine.legal_moves(state, move.seat)
+                if m["type"] == move.payload["type"] and m != move.payload
+            )
+            entry.update(best=other, best_value=value + cost, cost=cost, mark="large")
+        decisions.append(entry)
+    Review.objects.create(
+        game=game,
+        status=Review.Status.DONE,
+        total=len(decisions),
+        progress=len(decisions),
+        iterations=2,
+        decisions=decisions,
+    )
+    return next(d for d in decisions if d["number"] == costly)
+
+
+def test_the_review_advises_the_reader_on_their_own_seats(alice, bob, client) -> None:
+    game = finished_game(alice, bob)
+    # Move 1 is Alice's first take: the alternative is another tile of the site.
+    decision = reviewed_by_hand(game, costly=1, cost=6.4)
+    assert decision["best"]["type"] == "take_tile"
+    url = reverse("games:replay", args=[game.pk]) + "?move=1"
+    client.force_login(alice)
+    page = client.get(url).content.decode()
+    assert re.search(r"Better: Take the (free|\d-stone) tile, about 6.4 points better\.", page)
+    alice.language = "hu"
+    alice.save()
+    hungarian = client.get(url, HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+    assert re.search(
+        r"Jobb lett volna: Vedd el a \d kőbe kerülő lapkát – nagyjából 6,4 ponttal", hungarian
+    )
+    client.force_login(bob)
+    page = client.get(url).content.decode()
+    assert re.search(r"Better for Alice: Take the (free|\d-stone) tile, about 6.4 points", page)

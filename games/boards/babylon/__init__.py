@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
 from games.boards.babylon import drawing, quarry
+from games.boards.babylon.advice import advise as advise
 from games.boards.babylon.drawing import DECORATE, DIG, END_TURN, PLACE, REMOVE_CLAY, SET_SYMBOL
 from games.boards.babylon.names import (
     EFFECTS,
