@@ -338,3 +338,45 @@ def test_the_review_advises_the_reader_on_their_own_seats(alice, bob, client) ->
     client.force_login(bob)
     page = client.get(url).content.decode()
     assert re.search(r"Better for Alice: Take the (free|\d-stone) tile, about 6.4 points", page)
+
+
+SVG_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def test_the_review_chart_in_hungarian_has_axes_legend_marks_and_a_table(
+    alice, bob, client
+) -> None:
+    game = finished_game(alice, bob)
+    reviewed_by_hand(game, costly=3, cost=4.5)
+    alice.language = "hu"
+    alice.save()
+    client.force_login(alice)
+    page = client.get(
+        reverse("games:replay", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="hu"
+    ).content.decode()
+    svg = re.search(r'<svg class="review-chart".*?</svg>', page, re.S).group(0)
+    # Every number the drawing reads is written with a point, though Hungarian uses a comma.
+    for name, value in re.findall(r'\s(x|y|x1|y1|x2|y2|cx|cy|r|height|width)="([^"]*)"', svg):
+        assert SVG_NUMBER.fullmatch(value), (name, value)
+    for points in re.findall(r'points="([^"]*)"', svg):
+        for pair in points.split():
+            assert all(SVG_NUMBER.fullmatch(n) for n in pair.split(",")), pair
+    assert all(SVG_NUMBER.fullmatch(n) for n in re.search(r'viewBox="([^"]*)"', svg)[1].split())
+    # Axes with their titles and move numbers, the zero line, a legend with both players.
+    assert svg.count('class="axis"') == 2
+    assert "Lépés" in svg and "Előny (+) vagy hátrány (−), pont" in svg
+    assert re.search(r'class="tick" text-anchor="middle">1</text>', svg)
+    assert 'class="zero"' in svg
+    legend = re.search(r'<g class="legend">.*?</g>\s*</svg>', svg, re.S).group(0)
+    assert "Alice" in legend and "Bob" in legend
+    assert "A legtöbbe kerülő döntések" in legend
+    # Told apart without colour: each line has its own dash pattern and marker.
+    assert svg.count("<polyline") == 2 and 'stroke-dasharray="6 3"' in svg
+    assert "●" in svg and "■" in svg
+    # The costliest decision is marked and links to its move.
+    assert re.search(r'<a href="\?move=3" class="costly-link"><title>3\. lépés', svg)
+    # The data as a table, in the reader's number format (Akropolis: a turn is two moves).
+    table = re.search(r'<table class="visually-hidden review-chart-data">.*?</table>', page, re.S)
+    rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th><td>(.*?)</td><td>(.*?)</td>", table[0])
+    assert rows[1] == ("2", "Alice", "0,2")
+    assert rows[2] == ('<a href="?move=3">3</a>', "Bob", "-0,3")
