@@ -112,6 +112,17 @@ def describe_payload(slug: str, name: str, payload: dict[str, Any], summary: dic
     return f"{name} {move_label(slug, move_type)}"
 
 
+def advise_payload(slug: str, names: list[str], payload: dict[str, Any], summary: dict) -> str:
+    """A move as advice to the one who would play it ("Take the 2-stone tile"), naming every
+    part of it (which tile, offer or card, where, turned how), from the board module's
+    `advise`; without one, the move's label."""
+    module = boards.get(slug)
+    move_type = str(payload.get("type", ""))
+    if module is not None and hasattr(module, "advise"):
+        return str(module.advise(names, move_type, payload, summary))
+    return move_label(slug, move_type)
+
+
 def recent_moves(game: Any, *, upto: int | None = None) -> list[dict[str, Any]]:
     """The last few moves before move number `upto` (default: all played), oldest first."""
     upto = game.version if upto is None else upto

@@ -57,3 +57,12 @@ def summarize(slug: str, before: dict, seat: int, move: dict, after: dict) -> di
     if module is None or not hasattr(module, "summarize"):
         return {}
     return dict(module.summarize(before, seat, move, after))
+
+
+def unmarked_seat(recent: list[dict], viewer: int | None) -> int | None:
+    """Whose moves a board does not mark as the last turn: the viewer's own (they know what
+    they did), unless the last move of `recent` is theirs. The last move is always marked:
+    a hint's preview and the review's alternative end `recent` with the viewer's own move."""
+    if recent and recent[-1]["seat"] == viewer:
+        return None
+    return viewer

@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
+from games.boards import unmarked_seat
 from games.catalog import GameInfo, GameOption
 from games.svg import view_box
 
@@ -187,6 +188,27 @@ def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
         }
     label = MOVE_LABELS.get(move_type, move_type)
     return f"{name} {label}"
+
+
+def advise(names: list[str], move_type: str, move: dict[str, Any], summary: dict[str, Any]) -> str:
+    """What to do, addressed to the player, naming the tile and the placement's column, row,
+    rotation and level as the board's placement buttons do."""
+    if move_type == TAKE_TILE and "cost" in summary:
+        if summary["cost"] == 0:
+            return _("Take the free tile")
+        return ngettext(
+            "Take the %(cost)s-stone tile", "Take the %(cost)s-stone tile", summary["cost"]
+        ) % {"cost": summary["cost"]}
+    if move_type == PLACE_TILE and "level" in summary:
+        return _(
+            "Place it at column %(q)s, row %(r)s, rotation %(rotation)s, on level %(level)s"
+        ) % {
+            "q": move["q"],
+            "r": move["r"],
+            "rotation": move["rotation"],
+            "level": summary["level"],
+        }
+    return str(MOVE_LABELS.get(move_type, move_type))
 
 
 # --- drawing ----------------------------------------------------------------------------------
@@ -369,13 +391,15 @@ def tile(view: dict[str, Any], codes: str) -> dict[str, Any]:
 
 
 def _last_marks(recent: list[dict[str, Any]], viewer: int | None) -> dict[str, Any]:
-    """What the last turn of another player did: the tile taken and the hexes it now covers."""
+    """What the last turn of another player (or the viewer's own, when it holds the last move:
+    `boards.unmarked_seat`) did: the tile taken and the hexes it now covers."""
+    viewer = unmarked_seat(recent, viewer)
     turn = [m for m in recent if m["seat"] != viewer]
     marks: dict[str, Any] = {"seat": None, "cells": set(), "taken": None}
     if not turn:
         return marks
     seat = turn[-1]["seat"]
-    for move in turn:
+    for move in turn[-2:]:
         if move["seat"] != seat:
             continue
         summary = move["summary"]

@@ -5,20 +5,21 @@ seat's `view` at the moment of the decision; the search only ever looks at
 determinizations of that view, and its seed is drawn from the view itself, so two games
 that differ only in what the seat could not know get the same advice, byte for byte.
 
-A decision is judged in three searches of the same view with the same seed (so they
-sample the same hidden draws):
+A decision is judged in two searches of the same view with the same seed:
 
 * the hard bot's own search (`turn_mcts.search`, exactly as it plays): its choice;
-* one search whose root may only play turns that begin with the bot's choice, and
-* one whose root may only play turns that begin with the move made (skipped when the two
-  are the same move).
+* one appraisal whose root plays only turns that begin with one of the candidates (the
+  bot's choice and the move made), taking them in turn: iteration i tries candidate
+  i mod n in the determinization of sample i div n, so both are valued by one tree, one set
+  of rankings and one evaluation over the same hidden draws.
 
 The value of a move is the mean estimated final score difference (own score minus the best
 other, in points; the engine's `evaluate` before the end, the real difference after it) over
-the iterations of the best turn that begins with it. The cost of the move made is how much
-less it is worth than the bot's choice, never below zero, and zero when it is the bot's
-choice. These are estimates of a search over random draws: a good decision can look bad
-when the draws that followed were unlucky.
+the iterations of the best turn that begins with it. The best of a decision is the candidate
+valued highest, the move made when it is valued at least as high as the bot's choice; its
+cost is `best_value - value`, so never below zero, and zero for the best. These are
+estimates of a search over random draws: a good decision can look bad when the draws that
+followed were unlucky.
 """
 
 from __future__ import annotations
@@ -45,16 +46,26 @@ DEFAULT_THRESHOLDS = (2.0, 6.0)
 
 @dataclass(slots=True)
 class Appraisal(Search):
-    """A search that also keeps, per turn at the root, the sum of the final score
-    differences it estimated; with `first` set, its root plays only turns beginning with
-    that move."""
+    """A search whose root plays only turns beginning with one of `firsts`, each in turn
+    over the same determinizations, keeping per turn at the root the sum of the final score
+    differences it estimated."""
 
-    first: Move | None = None
+    firsts: list[Move] = field(default_factory=list)
     points: dict[TurnKey, float] = field(default_factory=dict)
     last_points: float = 0.0
     root_key: Any = None
 
+    @property
+    def first(self) -> Move:
+        """The candidate this iteration tries."""
+        return self.firsts[self.iterations % len(self.firsts)]
+
     def iterate(self) -> None:
+        if not self.seeds:
+            # Each sample's seed once per candidate in a row: the candidates are compared
+            # over the same draws (Search.iterate takes seeds[iterations % len(seeds)]).
+            drawn = [self.rng.getrandbits(62) for _ in range(self.settings.samples)]
+            self.seeds = [seed for seed in drawn for _ in self.firsts]
         before = {key: child.visits for key, child in self.root.children.items()}
         Search.iterate(self)
         for key, child in self.root.children.items():
@@ -62,17 +73,19 @@ class Appraisal(Search):
                 self.points[key] = self.points.get(key, 0.0) + self.last_points
                 break
 
-    def value(self) -> float:
-        """The mean points of the most visited turn (the best mean among equals)."""
+    def value_of(self, first: Move) -> float:
+        """The mean points of the most visited turn beginning with `first` (the best mean
+        among equals)."""
+        start = move_key(first)
         tried = [
             (child.visits, self.points.get(key, 0.0) / child.visits)
             for key, child in self.root.children.items()
-            if child.visits
+            if child.visits and key[0] == start
         ]
         return max(tried)[1] if tried else 0.0
 
     def _ranked(self, state: Any, mover: int) -> list[Turn]:
-        if self.first is None or mover != self.seat:
+        if not self.firsts or mover != self.seat:
             return Search._ranked(self, state, mover)
         if self.root_key is None:
             start = self.engine.determinize(self.view, self.seat, 0)
@@ -122,7 +135,7 @@ class Advice:
             "best": self.best,
             "value": value,
             "best_value": best_value,
-            "cost": max(0.0, round(best_value - value, 2)),
+            "cost": round(best_value - value, 2),
             "iterations": self.iterations,
         }
 
@@ -143,40 +156,46 @@ def appraise(
     engine: Any,
     view: dict[str, Any],
     seat: int,
-    first: Move,
+    firsts: list[Move],
     *,
     seed: int,
     iterations: int,
     rankings: dict[Any, list[Turn]] | None = None,
-) -> float:
-    """The estimated final score difference for `seat` if its turn begins with `first`.
+) -> list[float]:
+    """The estimated final score difference for `seat` if its turn begins with each of
+    `firsts`, from one search giving each `iterations` iterations over the same draws.
 
     `rankings` may be another search's of the same view: a ranking depends only on the
     mover's information set, so the searches of one decision share theirs."""
     found = turn_mcts.prepare(engine, view, seat, seed=seed, kind=Appraisal)
-    found.first = dict(first)
+    found.firsts = [dict(first) for first in firsts]
     if rankings is not None:
         found.rankings = rankings
-    for _ in range(iterations):
+    for _ in range(iterations * len(firsts)):
         found.iterate()
-    return found.value()
+    return [found.value_of(first) for first in found.firsts]
 
 
 def advise(
     engine: Any, view: dict[str, Any], seat: int, made: Move | None, *, iterations: int
 ) -> Advice:
-    """The bot's choice from `view`, and what it and `made` (if given) are worth."""
+    """The best move from `view` and what it and `made` (if given) are worth: the bot's
+    choice, or `made` where the appraisal values it at least as high."""
     seed = view_seed(view, seat)
     found = turn_mcts.search(engine, view, seat, seed=seed, iterations=iterations)
-    best = dict(found.best_turn()[0])
+    chosen = dict(found.best_turn()[0])
     shared = found.rankings
-    best_value = appraise(
-        engine, view, seat, best, seed=seed, iterations=iterations, rankings=shared
+    if made is None or move_key(dict(made)) == move_key(chosen):
+        (value,) = appraise(
+            engine, view, seat, [chosen], seed=seed, iterations=iterations, rankings=shared
+        )
+        return Advice(chosen, value, value, 0.0, iterations)
+    chosen_value, value = appraise(
+        engine, view, seat, [chosen, dict(made)], seed=seed, iterations=iterations, rankings=shared
     )
-    if made is None or move_key(dict(made)) == move_key(best):
-        return Advice(best, best_value, best_value, 0.0, iterations)
-    value = appraise(engine, view, seat, made, seed=seed, iterations=iterations, rankings=shared)
-    return Advice(best, best_value, value, max(0.0, best_value - value), iterations)
+    if value >= chosen_value:
+        return Advice(dict(made), value, value, 0.0, iterations)
+    return Advice(chosen, chosen_value, value, chosen_value - value, iterations)
 
 
 def review_move(engine: Any, state: Any, seat: int, made: Move, *, iterations: int) -> Advice:

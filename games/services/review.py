@@ -21,6 +21,7 @@ from games import boards, broadcast
 from games.bots import HARD_SECONDS, turn_mcts
 from games.bots import review as advice
 from games.models import Game, Review
+from games.rendering import seat_name
 from games.services.common import (
     GameError,
     after_commit,
@@ -154,18 +155,26 @@ def _store(review_id: int, number: int, entry: dict[str, Any]) -> bool:
 
 
 def review_data(review: Review | None) -> dict[str, Any]:
-    """The review as open data (`/games/<id>/review.json`)."""
+    """The review as open data (`/games/<id>/review.json`): which game, who played each
+    seat, how it was searched and when, then every decision once it is done."""
     if review is None:
         return {"status": "none"}
+    game = review.game
     data: dict[str, Any] = {
+        "game": game.pk,
+        "engine": game.engine_slug,
+        "players": [seat_player(seat) for seat in sorted(game.seats.all(), key=_position)],
         "status": review.status,
         "progress": review.progress,
         "total": review.total,
         "iterations": review.iterations,
+        "reviewed_at": review.finished_at.isoformat() if review.finished_at else None,
         "note": (
             "Values are the hard bot's estimates of the final score difference (own score "
             "minus the best other), from the deciding seat's view, after the stated number of "
-            "search iterations per decision; a random draw can make a good decision look bad."
+            "search iterations per decision; a decision's best is valued by the same search as "
+            "the move made, so its cost (best_value - value) is never negative; a random draw "
+            "can make a good decision look bad."
         ),
     }
     if review.status == Review.Status.DONE:
@@ -173,6 +182,21 @@ def review_data(review: Review | None) -> dict[str, Any]:
             {key: entry[key] for key in DECISION_KEYS} for entry in review.decisions
         ]
     return data
+
+
+def _position(seat: Any) -> int:
+    return int(seat.position)
+
+
+def seat_player(seat: Any) -> dict[str, Any]:
+    """Who played a seat, as data: its name on the pages, the member's username (None for a
+    bot or an imported name) and the bot level that played it (None for a member's own
+    play; a member's seat a bot took over keeps both)."""
+    member = seat.user.username if seat.user_id is not None and not seat.label else None
+    level = seat.bot_level or None
+    if seat.user_id is not None and not seat.bot_took_over:
+        level = None
+    return {"seat": seat.position, "name": seat_name(seat), "member": member, "bot": level}
 
 
 DECISION_KEYS = ("number", "seat", "move", "best", "value", "best_value", "cost", "iterations")

@@ -17,6 +17,7 @@ from games import boards, engines, rendering, services
 from games import messages as game_messages
 from games.engines.base import IllegalMove
 from games.models import Game, Review
+from games.review_chart import value_chart
 from games.services import review as reviews
 from games.views.common import get_game, int_param, my_seat, play_context
 
@@ -83,13 +84,6 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
 
 # --- what the replay shows of a review --------------------------------------------------------
 
-CHART_WIDTH = 600
-CHART_HEIGHT = 200
-CHART_MARGIN = 30
-# Each seat's line is told apart by its dash pattern and marker shape, not only its colour.
-DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 5")
-MARKERS = ("●", "■", "▲", "◆", "✕")
-
 
 def replay_context(
     request: HttpRequest, game: Game, number: int, seat: int | None, ctx: dict[str, Any]
@@ -110,7 +104,10 @@ def replay_context(
     for summary in summaries:
         summary["name"] = names[summary["seat"]]
     extra["summaries"] = summaries
-    extra["review_chart"] = value_chart(review.decisions, names)
+    costliest = [d for summary in summaries for d in summary["costliest"]]
+    extra["review_chart"] = value_chart(
+        review.decisions, names, costliest, str(ctx.get("seat_query", ""))
+    )
     decision = by_number.get(number)
     if decision is None:
         return extra
@@ -133,7 +130,10 @@ def replay_context(
         best,
         engine.view(after, None),
     )
-    extra["best_text"] = rendering.describe_payload(game.engine_slug, str(BOT_NAME), best, summary)
+    extra["best_text"] = rendering.advise_payload(game.engine_slug, names, best, summary)
+    # Advice to the reader for their own seats ("you"); for another seat, advice for its player.
+    own = {s.position for s in game.seats.all() if s.user_id and s.user_id == request.user.pk}
+    extra["advice_for"] = None if decision["seat"] in own else names[decision["seat"]]
     extra["show_alternative"] = request.GET.get("alt") == "1"
     if extra["show_alternative"]:
         # The board after the bot's choice instead of the move made (the game is over, so
@@ -145,7 +145,7 @@ def replay_context(
                 "seat": decision["seat"],
                 "type": str(best.get("type", "")),
                 "summary": summary,
-                "text": extra["best_text"],
+                "text": rendering.describe_payload(game.engine_slug, str(BOT_NAME), best, summary),
             }
         )
         board = rendering.board_context(
@@ -157,51 +157,3 @@ def replay_context(
         )
         extra.update({k: board[k] for k in ("view", "board", "recent", "scores")})
     return extra
-
-
-def value_chart(decisions: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
-    """The estimated score difference of each seat over the game, as SVG coordinates."""
-    if not decisions:
-        return {}
-    last = max(d["number"] for d in decisions)
-    values = [d["value"] for d in decisions]
-    top, bottom = max(max(values), 0.0), min(min(values), 0.0)
-    span = (top - bottom) or 1.0
-    inner_w = CHART_WIDTH - 2 * CHART_MARGIN
-    inner_h = CHART_HEIGHT - 2 * CHART_MARGIN
-
-    def x(n: int) -> float:
-        return round(CHART_MARGIN + inner_w * n / max(last, 1), 1)
-
-    def y(v: float) -> float:
-        return round(CHART_MARGIN + inner_h * (top - v) / span, 1)
-
-    lines = []
-    for seat, name in enumerate(names):
-        points = [(x(d["number"]), y(d["value"])) for d in decisions if d["seat"] == seat]
-        if not points:
-            continue
-        lines.append(
-            {
-                "seat": seat,
-                "name": name,
-                "points": " ".join(f"{px},{py}" for px, py in points),
-                "dash": DASHES[seat % len(DASHES)],
-                "marker": MARKERS[seat % len(MARKERS)],
-                "dots": points,
-                "label_x": points[-1][0] + 4,
-                "label_y": points[-1][1],
-            }
-        )
-    return {
-        "width": CHART_WIDTH + 120,
-        "height": CHART_HEIGHT,
-        "zero_y": y(0.0),
-        "left": CHART_MARGIN,
-        "right": CHART_MARGIN + inner_w,
-        "top_label": round(top, 1),
-        "bottom_label": round(bottom, 1),
-        "top_y": CHART_MARGIN,
-        "bottom_y": CHART_MARGIN + inner_h,
-        "lines": lines,
-    }

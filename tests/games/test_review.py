@@ -3,12 +3,14 @@ dead worker, refused for running games; its open data and replay page; and the h
 
 from __future__ import annotations
 
+import datetime
+import re
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
-from games import services, tasks
+from games import engines, services, tasks
 from games.bots import review as advice
 from games.models import Game, Rating, Review
 from games.services import review as reviews
@@ -248,3 +250,133 @@ def test_a_hint_is_shown_on_the_board_without_being_played(make_game, alice, cli
     game.refresh_from_db()
     assert game.version == 0
     assert engine.view(engine.load(game.state), 0)["phase"] == "take"
+
+
+def test_review_json_names_its_game_players_search_and_date(
+    alice, carol, client, sent, few_iterations
+) -> None:
+    game = finished_game(alice, "hard")
+    reviews.request_review(game_id=game.pk)
+    assert tasks.review_game.apply(args=(game.pk,)).get() is True
+    # Carol sat at no seat; like the replay of the finished game, its review is hers to read.
+    client.force_login(carol)
+    data = client.get(reverse("games:review_json", args=[game.pk])).json()
+    assert (data["game"], data["engine"], data["iterations"]) == (game.pk, "akropolis", 2)
+    assert data["players"] == [
+        {"seat": 0, "name": "Alice", "member": "alice", "bot": None},
+        {"seat": 1, "name": "Hard bot", "member": None, "bot": "hard"},
+    ]
+    reviewed = datetime.datetime.fromisoformat(data["reviewed_at"])
+    assert reviewed == Review.objects.get(game=game).finished_at
+    assert all(d["iterations"] == 2 for d in data["decisions"])
+
+
+def test_review_json_is_readable_by_whoever_may_see_the_replay(alice, client, sent) -> None:
+    game = finished_game(alice, "normal")
+    reviews.request_review(game_id=game.pk)
+    # Not signed in: the replay and the review both ask to sign in first.
+    for name in ("games:replay", "games:review_json"):
+        response = client.get(reverse(name, args=[game.pk]))
+        assert response.status_code == 302
+        assert reverse("account_login") in response["Location"]
+
+
+def reviewed_by_hand(game: Game, costly: int, cost: float) -> dict[str, Any]:
+    """A finished review of `game` stored as given: every decision valued at its move number
+    tenths of a point for seat 0 and minus that for the others (costing nothing), but move
+    `costly`, whose best is another legal move of the same kind, `cost` points better."""
+    decisions = []
+    for move in game.moves.order_by("number"):
+        value = (move.number + 1) / 10 * (1 if move.seat == 0 else -1)
+        entry = {
+            "number": move.number + 1,
+            "seat": move.seat,
+            "move": move.payload,
+            "best": move.payload,
+            "value": value,
+            "best_value": value,
+            "cost": 0.0,
+            "iterations": 2,
+            "mark": "none",
+        }
+        if move.number + 1 == costly:
+            state = services.state_at(game=game, number=move.number)
+            engine = engines.get(game.engine_slug)
+            other = next(
+                m
+                for m in engine.legal_moves(state, move.seat)
+                if m["type"] == move.payload["type"] and m != move.payload
+            )
+            entry.update(best=other, best_value=value + cost, cost=cost, mark="large")
+        decisions.append(entry)
+    Review.objects.create(
+        game=game,
+        status=Review.Status.DONE,
+        total=len(decisions),
+        progress=len(decisions),
+        iterations=2,
+        decisions=decisions,
+    )
+    return next(d for d in decisions if d["number"] == costly)
+
+
+def test_the_review_advises_the_reader_on_their_own_seats(alice, bob, client) -> None:
+    game = finished_game(alice, bob)
+    # Move 1 is Alice's first take: the alternative is another tile of the site.
+    decision = reviewed_by_hand(game, costly=1, cost=6.4)
+    assert decision["best"]["type"] == "take_tile"
+    url = reverse("games:replay", args=[game.pk]) + "?move=1"
+    client.force_login(alice)
+    page = client.get(url).content.decode()
+    assert re.search(r"Better: Take the (free|\d-stone) tile, about 6.4 points better\.", page)
+    alice.language = "hu"
+    alice.save()
+    hungarian = client.get(url, HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+    assert re.search(
+        r"Jobb lett volna: Vedd el a \d kőbe kerülő lapkát – nagyjából 6,4 ponttal", hungarian
+    )
+    client.force_login(bob)
+    page = client.get(url).content.decode()
+    assert re.search(r"Better for Alice: Take the (free|\d-stone) tile, about 6.4 points", page)
+
+
+SVG_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def test_the_review_chart_in_hungarian_has_axes_legend_marks_and_a_table(
+    alice, bob, client
+) -> None:
+    game = finished_game(alice, bob)
+    reviewed_by_hand(game, costly=3, cost=4.5)
+    alice.language = "hu"
+    alice.save()
+    client.force_login(alice)
+    page = client.get(
+        reverse("games:replay", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="hu"
+    ).content.decode()
+    svg = re.search(r'<svg class="review-chart".*?</svg>', page, re.S).group(0)
+    # Every number the drawing reads is written with a point, though Hungarian uses a comma.
+    for name, value in re.findall(r'\s(x|y|x1|y1|x2|y2|cx|cy|r|height|width)="([^"]*)"', svg):
+        assert SVG_NUMBER.fullmatch(value), (name, value)
+    for points in re.findall(r'points="([^"]*)"', svg):
+        for pair in points.split():
+            assert all(SVG_NUMBER.fullmatch(n) for n in pair.split(",")), pair
+    assert all(SVG_NUMBER.fullmatch(n) for n in re.search(r'viewBox="([^"]*)"', svg)[1].split())
+    # Axes with their titles and move numbers, the zero line, a legend with both players.
+    assert svg.count('class="axis"') == 2
+    assert "Lépés" in svg and "Előny (+) vagy hátrány (−), pont" in svg
+    assert re.search(r'class="tick" text-anchor="middle">1</text>', svg)
+    assert 'class="zero"' in svg
+    legend = re.search(r'<g class="legend">.*?</g>\s*</svg>', svg, re.S).group(0)
+    assert "Alice" in legend and "Bob" in legend
+    assert "A legtöbbe kerülő döntések" in legend
+    # Told apart without colour: each line has its own dash pattern and marker.
+    assert svg.count("<polyline") == 2 and 'stroke-dasharray="6 3"' in svg
+    assert "●" in svg and "■" in svg
+    # The costliest decision is marked and links to its move.
+    assert re.search(r'<a href="\?move=3" class="costly-link"><title>3\. lépés', svg)
+    # The data as a table, in the reader's number format (Akropolis: a turn is two moves).
+    table = re.search(r'<table class="visually-hidden review-chart-data">.*?</table>', page, re.S)
+    rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th><td>(.*?)</td><td>(.*?)</td>", table[0])
+    assert rows[1] == ("2", "Alice", "0,2")
+    assert rows[2] == ('<a href="?move=3">3</a>', "Bob", "-0,3")

@@ -8,7 +8,9 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
+from games.boards import unmarked_seat
 from games.boards.babylon import drawing, quarry
+from games.boards.babylon.advice import advise as advise
 from games.boards.babylon.drawing import DECORATE, DIG, END_TURN, PLACE, REMOVE_CLAY, SET_SYMBOL
 from games.boards.babylon.names import (
     EFFECTS,
@@ -229,7 +231,9 @@ def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
 
 
 def last_turn(recent: list[dict[str, Any]], viewer: int | None) -> dict[str, Any] | None:
-    """The moves of the last turn played by another seat (for a spectator, by anyone)."""
+    """The moves of the last turn played by another seat (for a spectator, by anyone), or of
+    the viewer's own turn when it holds the last move (`boards.unmarked_seat`)."""
+    viewer = unmarked_seat(recent, viewer)
     index = next((i for i in range(len(recent) - 1, -1, -1) if recent[i]["seat"] != viewer), None)
     if index is None:
         return None

@@ -4,7 +4,7 @@ data and in words, `drawing` turns a seat's view into the gardens, the display a
 """
 
 from games.boards.hanging_gardens.drawing import board
-from games.boards.hanging_gardens.moves import describe, summarize
+from games.boards.hanging_gardens.moves import advise, describe, summarize
 from games.boards.hanging_gardens.texts import (
     CATEGORIES,
     INFO,
@@ -23,6 +23,7 @@ __all__ = [
     "MESSAGES",
     "MOVE_LABELS",
     "RULES_SECTIONS",
+    "advise",
     "board",
     "describe",
     "end_reason",

@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.text import capfirst
 from django.utils.translation import pgettext
 
+from games.boards import unmarked_seat
 from games.boards.hanging_gardens.moves import garden_cells
 from games.boards.hanging_gardens.texts import (
     BUILDING,
@@ -81,7 +82,9 @@ def card_picture(rows: list[str]) -> dict[str, Any]:
 
 
 def last_turn(recent: list[dict[str, Any]], viewer: int | None) -> dict[str, Any] | None:
-    """The moves of the last turn played by another seat (for a spectator, by anyone)."""
+    """The moves of the last turn played by another seat (for a spectator, by anyone), or of
+    the viewer's own turn when it holds the last move (`boards.unmarked_seat`)."""
+    viewer = unmarked_seat(recent, viewer)
     index = next((i for i in range(len(recent) - 1, -1, -1) if recent[i]["seat"] != viewer), None)
     if index is None:
         return None

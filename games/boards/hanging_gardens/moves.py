@@ -25,6 +25,7 @@ from games.boards.hanging_gardens.words import (
     garden_box,
     group_words,
     place_words,
+    square_words,
 )
 
 # --- what a move did, in data and in words ----------------------------------------------------
@@ -174,3 +175,44 @@ def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
         }
     label = MOVE_LABELS.get(move_type)
     return f"{name} {label}" if label is not None else name
+
+
+def turned(rotation: int) -> str:
+    if not rotation:
+        return pgettext("hanging gardens", "not turned")
+    return npgettext(
+        "hanging gardens", "turned %(count)s quarter", "turned %(count)s quarters", rotation
+    ) % {"count": rotation}
+
+
+def advise(names: list[str], move_type: str, move: dict[str, Any], summary: dict[str, Any]) -> str:
+    """What to do, addressed to the player ("Place a card with 2 parks on the right edge: …,
+    turned 1 quarter"): the card, where and how turned, so moves differing only in one of
+    them read differently."""
+    if move_type == PLACE_CARD and "box" in summary:
+        x0, y0 = (min(c[i] for c in summary["cells"]) for i in (0, 1))
+        return pgettext("hanging gardens", "Place %(card)s %(where)s, %(turned)s") % {
+            "card": card_words(summary["motifs"]),
+            "where": place_words(tuple(summary["box"]), x0, y0, *summary["size"]),
+            "turned": turned(move["rotation"]),
+        }
+    if move_type == DISCARD_CARD and "motifs" in summary:
+        return pgettext("hanging gardens", "Discard %(card)s") % {
+            "card": card_words(summary["motifs"])
+        }
+    if move_type in (PLACE_TEMPLE, MOVE_TEMPLE) and "box" in summary:
+        values = {
+            "group": group_words(summary["motif"], summary["size"]),
+            "square": square_words(tuple(summary["box"]), *summary["cell"]),
+        }
+        if move_type == MOVE_TEMPLE:
+            return pgettext("hanging gardens", "Move a temple to %(group)s, at %(square)s") % values
+        return pgettext("hanging gardens", "Build a temple on %(group)s, at %(square)s") % values
+    if move_type == SKIP_SCORING:
+        return pgettext("hanging gardens", "Do not score a group")
+    if move_type == TAKE_TILE and summary.get("kind"):
+        return pgettext(
+            "hanging gardens", "Take the point tile %(tile)s from column %(column)s"
+        ) % {"tile": tile_name(summary["kind"]), "column": move["column"]}
+    label = MOVE_LABELS.get(move_type)
+    return str(label) if label is not None else move_type

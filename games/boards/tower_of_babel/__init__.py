@@ -6,7 +6,7 @@ is never here.
 """
 
 from games.boards.tower_of_babel.drawing import board
-from games.boards.tower_of_babel.moves import describe, summarize
+from games.boards.tower_of_babel.moves import advise, describe, summarize
 from games.boards.tower_of_babel.texts import (
     CATEGORIES,
     INFO,
@@ -25,6 +25,7 @@ __all__ = [
     "MESSAGES",
     "MOVE_LABELS",
     "RULES_SECTIONS",
+    "advise",
     "board",
     "describe",
     "end_reason",

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils.translation import npgettext, pgettext
 
+from games.boards import unmarked_seat
 from games.boards.tower_of_babel.moves import _needs
 from games.boards.tower_of_babel.texts import (
     ABANDON,
@@ -180,6 +181,8 @@ def hand_groups(cards: dict[str, int] | None) -> list[dict[str, Any]]:
 
 
 def _last_other(recent: list[dict[str, Any]], viewer: int | None) -> dict[str, Any] | None:
+    """The last move of another seat, or the viewer's own when it is the last of all."""
+    viewer = unmarked_seat(recent, viewer)
     others = [m for m in recent if m["seat"] != viewer]
     return others[-1] if others else None
 
@@ -420,6 +423,8 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
             "revealed": build["revealed"],
             "offers": offers_panel(view, names),
         }
+        for row in result["build"]["offers"]:
+            row["last"] = last is not None and last["type"] == OFFER and last["seat"] == row["seat"]
         if any(m["type"] == OFFER for m in legal):
             result["offer_form"] = offer_form(view)
         if any(m["type"] in (ACCEPT, ABANDON) for m in legal):
@@ -437,6 +442,10 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
                     "fill": PLAYER_COLOURS[s],
                     "text": offer_text(o) if o["cards"] else pgettext("tower of babel", "nothing"),
                     "taken": s in last_build["accepted"],
+                    # The offers the last move took (a hint's or the review's alternative).
+                    "last": s in last_build["accepted"]
+                    and last is not None
+                    and last["type"] == ACCEPT,
                 }
                 for s, o in enumerate(last_build["offers"])
                 if o is not None

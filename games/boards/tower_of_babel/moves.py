@@ -12,10 +12,14 @@ from games.boards.tower_of_babel.texts import (
     ACCEPT,
     BUILD,
     CARD_EXCHANGE,
+    DOUBLE_TURN,
+    DRAW_THREE,
+    END_TURN,
     MOVE_LABELS,
     OFFER,
     PASS,
     cards_text,
+    offer_text,
     wonder_name,
 )
 from games.engines.tower_of_babel import data
@@ -117,3 +121,71 @@ def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
         ) % {"name": name, "count": summary["count"]}
     label = MOVE_LABELS.get(move_type)
     return f"{name} {label}" if label is not None else name
+
+
+def _seat_list(names: list[str], seats: list[int]) -> str:
+    found = [names[s] if 0 <= s < len(names) else str(s + 1) for s in seats]
+    if len(found) == 1:
+        return found[0]
+    return pgettext("tower of babel", "%(items)s and %(last)s") % {
+        "items": ", ".join(found[:-1]),
+        "last": found[-1],
+    }
+
+
+def advise(names: list[str], move_type: str, move: dict[str, Any], summary: dict[str, Any]) -> str:
+    """What to do, addressed to the player: which disc, which cards to offer, whose offers to
+    take and how many jokers, so moves differing only in one of them read differently."""
+    if move_type == PASS:
+        return pgettext("tower of babel", "Do not build; draw a card")
+    if move_type == BUILD and "wonder" in summary:
+        return pgettext("tower of babel", "Pick the disc of %(cards)s at the %(wonder)s") % {
+            "cards": cards_text(summary["needs"]),
+            "wonder": wonder_name(summary["wonder"]),
+        }
+    if move_type == OFFER:
+        if not move.get("cards"):
+            return pgettext("tower of babel", "Offer nothing")
+        return pgettext("tower of babel", "Offer %(offer)s") % {"offer": offer_text(move)}
+    if move_type == ACCEPT and "wonder" in summary:
+        values = {
+            "cards": cards_text(summary["needs"]),
+            "wonder": wonder_name(summary["wonder"]),
+        }
+        if move["offers"]:
+            values["players"] = _seat_list(names, list(move["offers"]))
+            text = pgettext(
+                "tower of babel",
+                "Build %(cards)s at the %(wonder)s, taking the offers of %(players)s",
+            )
+        else:
+            text = pgettext(
+                "tower of babel", "Build %(cards)s at the %(wonder)s from your own hand"
+            )
+        text %= values
+        jokers = sum(move["jokers"].values())
+        if jokers:
+            text = npgettext(
+                "tower of babel",
+                "%(text)s, with %(count)s joker",
+                "%(text)s, with %(count)s jokers",
+                jokers,
+            ) % {"text": text, "count": jokers}
+        return text
+    if move_type == ABANDON and "wonder" in summary:
+        return pgettext("tower of babel", "Give up building %(cards)s at the %(wonder)s") % {
+            "cards": cards_text(summary["needs"]),
+            "wonder": wonder_name(summary["wonder"]),
+        }
+    if move_type == CARD_EXCHANGE:
+        return pgettext("tower of babel", "Exchange %(cards)s") % {
+            "cards": cards_text(move["cards"])
+        }
+    if move_type == DOUBLE_TURN:
+        return pgettext("tower of babel", "Play Double turn")
+    if move_type == END_TURN:
+        return pgettext("tower of babel", "End the turn")
+    if move_type == DRAW_THREE:
+        return pgettext("tower of babel", "Play Draw three")
+    label = MOVE_LABELS.get(move_type)
+    return str(label) if label is not None else move_type

@@ -119,3 +119,22 @@ def test_each_engine_sets_its_cost_thresholds(slug: str) -> None:
     assert mark(engine, 0) == "none"
     assert mark(engine, small) == "small"
     assert mark(engine, large) == "large"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_no_decision_of_a_reviewed_game_values_the_best_below_the_move_made(slug: str) -> None:
+    # Issue 32: the move made and the bot's choice are valued by one evaluation, so the
+    # best is never worth less than the move made and the cost is exactly the difference.
+    engine = engines.get(slug)
+    state = engine.new_game(players_for(engine), 5)
+    for number in range(16):
+        if engine.is_over(state):
+            break
+        seat = engine.to_move(state)[0]
+        made = greedy.choose(engine, engine.view(state, seat), seat, seed=number)
+        found = review_move(engine, state, seat, made, iterations=ITERATIONS).as_dict()
+        assert found["best_value"] >= found["value"], (number, found)
+        assert found["cost"] == round(found["best_value"] - found["value"], 2), (number, found)
+        if found["cost"] == 0:
+            assert found["best"] == made, (number, found)
+        state = engine.apply_move(state, seat, made)
