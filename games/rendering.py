@@ -99,6 +99,18 @@ def describe_payload(slug: str, name: str, payload: dict[str, Any], summary: dic
     return f"{name} {move_label(slug, move_type)}"
 
 
+def describe_hint(slug: str, name: str, payload: dict[str, Any], summary: dict) -> str:
+    """A hinted move in words: the log's sentence, and every part of the move the sentence
+    leaves out (a rotation, where a tile goes, which cards), from the game's board module's
+    `hint_details`, so following the words gives the move the board shows."""
+    text = describe_payload(slug, name, payload, summary)
+    module = boards.get(slug)
+    details = module.hint_details(payload, summary) if hasattr(module, "hint_details") else ""
+    if details:
+        text = _("%(text)s (%(details)s)") % {"text": text, "details": details}
+    return text
+
+
 def recent_moves(game: Any, *, upto: int | None = None) -> list[dict[str, Any]]:
     """The last few moves before move number `upto` (default: all played), oldest first."""
     upto = game.version if upto is None else upto
