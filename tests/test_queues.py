@@ -50,8 +50,9 @@ def test_reviews_and_hints_go_to_the_heavy_queue(name: str) -> None:
 
 
 def test_a_task_nobody_routed_never_lands_with_the_bot_turns() -> None:
-    import accounts.tasks
-    import games.tasks  # noqa: F401  (registers the tasks)
+    # Importing the task modules registers their tasks.
+    import accounts.tasks  # noqa: F401
+    import games.tasks  # noqa: F401
 
     ours = [n for n in app.tasks if n.split(".")[0] in ("games", "accounts", "rulebooks")]
     assert set(PLAY_TASKS + HEAVY_TASKS) <= set(ours)
