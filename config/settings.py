@@ -342,7 +342,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
 # Game nights: reminders 15 minutes before, the start at the time (games/services/nights.py).
 CELERY_BEAT_SCHEDULE["run_game_nights"] = {"task": "games.tasks.run_game_nights", "schedule": 30.0}
 # Search budget per bot level: seconds, or {"iterations": n}; tests keep the hard bot quick.
-BOT_BUDGETS: dict[str, object] = {"hard": 0.05} if TESTING else {}
+BOT_BUDGETS: dict[str, object] = {"hard": env_float("TEST_HARD_BUDGET", 0.05)} if TESTING else {}
 
 # --- Games ------------------------------------------------------------------------------------
 

@@ -99,13 +99,17 @@ def describe_payload(slug: str, name: str, payload: dict[str, Any], summary: dic
     return f"{name} {move_label(slug, move_type)}"
 
 
-def describe_hint(slug: str, name: str, payload: dict[str, Any], summary: dict) -> str:
+def describe_hint(
+    slug: str, names: list[str], seat: int, payload: dict[str, Any], summary: dict
+) -> str:
     """A hinted move in words: the log's sentence, and every part of the move the sentence
     leaves out (a rotation, where a tile goes, which cards), from the game's board module's
     `hint_details`, so following the words gives the move the board shows."""
-    text = describe_payload(slug, name, payload, summary)
+    text = describe_payload(slug, names[seat], payload, summary)
     module = boards.get(slug)
-    details = module.hint_details(payload, summary) if hasattr(module, "hint_details") else ""
+    details = ""
+    if hasattr(module, "hint_details"):
+        details = module.hint_details(payload, summary, names)
     if details:
         text = _("%(text)s (%(details)s)") % {"text": text, "details": details}
     return text

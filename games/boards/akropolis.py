@@ -189,6 +189,18 @@ def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
     return f"{name} {label}"
 
 
+def hint_details(move: dict[str, Any], summary: dict[str, Any], names: list[str]) -> str:
+    """What the move log's words leave out of a move, for a hint that must name every part
+    of it: where a tile goes and how it is turned, as the placing list names them."""
+    if move.get("type") == PLACE_TILE:
+        return _("column %(q)s, row %(r)s, rotation %(rotation)s") % {
+            "q": move["q"],
+            "r": move["r"],
+            "rotation": move["rotation"],
+        }
+    return ""
+
+
 # --- drawing ----------------------------------------------------------------------------------
 
 

@@ -44,7 +44,7 @@ def request_hint(*, game_id: int, user: Any) -> Hint:
     """The hint for the member's seat at the current position: the stored one, or a new one
     handed to the heavy worker (status `pending` until it is computed)."""
     with transaction.atomic():
-        game = locked(game_id)
+        game = locked(game_id)  # one hint row per position, even for two posts at once
         seat = _hint_seat(game, user)
         hint = Hint.objects.filter(game=game, seat=seat, revision=game.revision).first()
         if hint is not None:

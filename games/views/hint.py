@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -23,14 +23,15 @@ from games.views.common import get_game, my_seat, play_context
 def request(request: HttpRequest, game_id: int) -> HttpResponse:
     """Ask for the hint of the current position; the game page shows it (thinking, then the
     move). With `show=board`, the page shows the board after the hinted move once it is ready."""
-    game = get_game(game_id)
     try:
-        hint = hints.request_hint(game_id=game.pk, user=request.user)
+        hint = hints.request_hint(game_id=game_id, user=request.user)
     except services.GameError as exc:
+        if exc.code == "unknown_game":
+            raise Http404 from exc
         messages.error(request, game_messages.describe(exc))
-        return redirect("games:play", game_id=game.pk)
+        return redirect("games:play", game_id=game_id)
     if request.POST.get("show") != "board" or hint.status != Hint.Status.READY:
-        return redirect("games:play", game_id=game.pk)
+        return redirect("games:play", game_id=game_id)
     game = get_game(game_id)
     seat = my_seat(game, request.user)
     ctx = play_context(game, seat)
@@ -64,7 +65,7 @@ def hint_context(game: Game, hint: Hint, names: list[str]) -> dict[str, Any]:
     ctx: dict[str, Any] = {"hint": hint}
     if hint.status == Hint.Status.READY and hint.move is not None:
         ctx["hint_text"] = rendering.describe_hint(
-            game.engine_slug, names[hint.seat], hint.move, hint.summary
+            game.engine_slug, names, hint.seat, hint.move, hint.summary
         )
     return ctx
 

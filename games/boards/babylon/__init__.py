@@ -228,6 +228,14 @@ def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
     return f"{name} {label}" if label is not None else name
 
 
+def hint_details(move: dict[str, Any], summary: dict[str, Any], names: list[str]) -> str:
+    """What the move log's words leave out of a move, for a hint that must name every part
+    of it: how a tile is turned (spec §4.2: a quarter turn per rotation step)."""
+    if move.get("type") == PLACE:
+        return pgettext("babylon", "turned %(degrees)s°") % {"degrees": 90 * move["rotation"]}
+    return ""
+
+
 def last_turn(recent: list[dict[str, Any]], viewer: int | None) -> dict[str, Any] | None:
     """The moves of the last turn played by another seat (for a spectator, by anyone)."""
     index = next((i for i in range(len(recent) - 1, -1, -1) if recent[i]["seat"] != viewer), None)

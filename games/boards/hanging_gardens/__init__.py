@@ -4,7 +4,7 @@ data and in words, `drawing` turns a seat's view into the gardens, the display a
 """
 
 from games.boards.hanging_gardens.drawing import board
-from games.boards.hanging_gardens.moves import describe, summarize
+from games.boards.hanging_gardens.moves import describe, hint_details, summarize
 from games.boards.hanging_gardens.texts import (
     CATEGORIES,
     INFO,
@@ -25,6 +25,7 @@ __all__ = [
     "RULES_SECTIONS",
     "board",
     "describe",
+    "hint_details",
     "end_reason",
     "error_message",
     "measure_text",

@@ -25,6 +25,7 @@ from games.boards.hanging_gardens.words import (
     garden_box,
     group_words,
     place_words,
+    square_words,
 )
 
 # --- what a move did, in data and in words ----------------------------------------------------
@@ -174,3 +175,16 @@ def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
         }
     label = MOVE_LABELS.get(move_type)
     return f"{name} {label}" if label is not None else name
+
+
+def hint_details(move: dict[str, Any], summary: dict[str, Any], names: list[str]) -> str:
+    """What the move log's words leave out of a move, for a hint that must name every part
+    of it: how a card is turned, and the square a temple goes to."""
+    kind = move.get("type")
+    if kind == PLACE_CARD:
+        return pgettext("hanging gardens", "turned %(degrees)s°") % {
+            "degrees": 90 * move["rotation"]
+        }
+    if kind in (PLACE_TEMPLE, MOVE_TEMPLE) and "box" in summary:
+        return square_words(tuple(summary["box"]), move["x"], move["y"])
+    return ""

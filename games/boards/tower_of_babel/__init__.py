@@ -6,7 +6,7 @@ is never here.
 """
 
 from games.boards.tower_of_babel.drawing import board
-from games.boards.tower_of_babel.moves import describe, summarize
+from games.boards.tower_of_babel.moves import describe, hint_details, summarize
 from games.boards.tower_of_babel.texts import (
     CATEGORIES,
     INFO,
@@ -27,6 +27,7 @@ __all__ = [
     "RULES_SECTIONS",
     "board",
     "describe",
+    "hint_details",
     "end_reason",
     "error_message",
     "measure_text",

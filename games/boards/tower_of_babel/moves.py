@@ -16,6 +16,7 @@ from games.boards.tower_of_babel.texts import (
     OFFER,
     PASS,
     cards_text,
+    offer_text,
     wonder_name,
 )
 from games.engines.tower_of_babel import data
@@ -117,3 +118,26 @@ def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
         ) % {"name": name, "count": summary["count"]}
     label = MOVE_LABELS.get(move_type)
     return f"{name} {label}" if label is not None else name
+
+
+def hint_details(move: dict[str, Any], summary: dict[str, Any], names: list[str]) -> str:
+    """What the move log's words leave out of a move, for a hint that must name every part
+    of it: the cards of an offer, whose offers a builder takes, the cards exchanged."""
+    kind = move.get("type")
+    if kind == OFFER:
+        return pgettext("tower of babel", "offer %(cards)s") % {"cards": offer_text(move)}
+    if kind == ACCEPT:
+        taken = [names[s] if 0 <= s < len(names) else str(s + 1) for s in move["offers"]]
+        text = pgettext("tower of babel", "the offers of %(names)s") % {"names": ", ".join(taken)}
+        if move["offers"] == []:
+            text = pgettext("tower of babel", "no offer")
+        jokers = {k: n for k, n in move.get("jokers", {}).items() if n}
+        if jokers:
+            text = pgettext("tower of babel", "%(offers)s, jokers for %(cards)s") % {
+                "offers": text,
+                "cards": cards_text(jokers),
+            }
+        return text
+    if kind == CARD_EXCHANGE:
+        return pgettext("tower of babel", "giving %(cards)s") % {"cards": cards_text(move["cards"])}
+    return ""
