@@ -46,7 +46,7 @@ def fill_open_seats_with_bots() -> int:
 @shared_task
 def reschedule_stuck_bot_turns() -> int:
     rescued = services.reschedule_stuck_bot_turns() + services.finish_unscored_games()
-    return rescued + review.resume_stale_reviews()
+    return rescued + review.resume_stale_reviews() + hints.resend_lost_hints()
 
 
 @shared_task

@@ -63,6 +63,21 @@ def request_hint(*, game_id: int, user: Any) -> Hint:
     return hint
 
 
+def resend_lost_hints() -> int:
+    """Send again the hints of current positions still thinking long after they were asked
+    for (their worker died with the task); run by beat with the other rescues. A copy of a
+    task that is only waiting its turn finds the hint stored and does nothing."""
+    lost = Hint.objects.filter(
+        status=Hint.Status.PENDING,
+        created_at__lt=timezone.now() - STALE_AFTER,
+        game__status=Game.Status.RUNNING,
+    ).select_related("game")
+    ids = [hint.pk for hint in lost if hint.game.revision == hint.revision]
+    for hint_id in ids:
+        after_commit(task_named("compute_hint"), hint_id)
+    return len(ids)
+
+
 def _hint_seat(game: Game, user: Any) -> int:
     """The member's seat, if a hint may be given there now."""
     seats = list(game.seats.all())

@@ -345,3 +345,33 @@ def test_the_hints_words_name_every_part_of_the_move(slug: str) -> None:
         )
         words.append(rendering.describe_hint(slug, names, seat, move, summary))
     assert words[0] != words[1], words
+
+
+def test_the_page_fetches_a_thinking_hint_until_it_is_ready(
+    alice: User, client: Any, sent: list
+) -> None:
+    game = hint_game(alice)
+    hint = hints.request_hint(game_id=game.pk, user=alice)
+    client.force_login(alice)
+    status = reverse("games:hint_status", args=[game.pk])
+    page = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "The hard bot is thinking about your hint" in page
+    assert f'hx-get="{status}"' in page
+    hints.compute_hint(hint_id=hint.pk)
+    box = client.get(status).content.decode()
+    assert "Hint from the hard bot" in box
+    assert "hx-get" not in box  # ready: no more fetching
+
+
+def test_a_hint_whose_worker_died_is_sent_again_by_the_rescue(
+    alice: User, sent: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = hint_game(alice)
+    hint = hints.request_hint(game_id=game.pk, user=alice)
+    assert hints.resend_lost_hints() == 0  # just asked: its task is on its way
+    Hint.objects.filter(pk=hint.pk).update(
+        created_at=hint.created_at - hints.STALE_AFTER - datetime.timedelta(seconds=1)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert hints.resend_lost_hints() == 1
+    assert [(task.name, args) for task, args in sent] == [(tasks.compute_hint.name, (hint.pk,))]
