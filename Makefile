@@ -43,17 +43,25 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py import_rulebooks
 	$(PY) manage.py create_demo
-	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker. Ctrl-C stops both."
+	@echo "Serving on http://$(HOST):$(PORT)/ with two Celery workers (play, with beat; heavy). Ctrl-C stops all."
 	@# The server (config/serve.py: uvicorn) runs in the foreground so Ctrl-C reaches it (a
-	@# shell script's background jobs ignore SIGINT); when it ends, for whatever reason, the worker is stopped too. A worker
-	@# that exits by itself is started again after 5 s, as a supervisor does in production.
+	@# shell script's background jobs ignore SIGINT); when it ends, for whatever reason, the workers
+	@# are stopped too. A worker that exits by itself is started again after 5 s, as a supervisor
+	@# does in production. config/workers.py: `play` takes bot turns, `heavy` reviews and hints.
 	@( trap 'kill $$pid 2>/dev/null; wait $$pid; exit 0' TERM; \
 	  while true; do \
-	    $(VENV)/bin/celery -A config worker --beat --loglevel=WARNING --concurrency=2 & \
+	    $(PY) -m config.workers play --beat --loglevel=WARNING --concurrency=2 & \
 	    pid=$$!; wait $$pid; \
-	    echo "The Celery worker exited (status $$?); starting it again in 5 s."; sleep 5 & wait $$!; \
+	    echo "The play worker exited (status $$?); starting it again in 5 s."; sleep 5 & wait $$!; \
 	  done ) & \
-	  worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
+	  play=$$!; \
+	  ( trap 'kill $$pid 2>/dev/null; wait $$pid; exit 0' TERM; \
+	  while true; do \
+	    $(PY) -m config.workers heavy --loglevel=WARNING & \
+	    pid=$$!; wait $$pid; \
+	    echo "The heavy worker exited (status $$?); starting it again in 5 s."; sleep 5 & wait $$!; \
+	  done ) & \
+	  heavy=$$!; trap 'kill $$play $$heavy 2>/dev/null; wait $$play $$heavy' EXIT; \
 	  $(PY) -m config.serve --host $(HOST) --port $(PORT)
 
 test: install

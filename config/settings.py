@@ -310,6 +310,37 @@ CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CONSUMER = "config.celery_consumer:RecoveringConsumer"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Two queues, each consumed by its own worker processes (config/workers.py): `play` holds what
+# a game in play waits for (bot turns, the end of a game, the rescues, game nights, notices),
+# `heavy` the searches a member asks for (reviews, hints). A bot's turn never waits behind a
+# review. Every task is named here; one left out goes to `heavy`, never in front of a bot.
+PLAY_QUEUE = "play"
+HEAVY_QUEUE = "heavy"
+CELERY_TASK_DEFAULT_QUEUE = HEAVY_QUEUE
+CELERY_TASK_ROUTES = {
+    **{
+        f"games.tasks.{name}": {"queue": PLAY_QUEUE}
+        for name in [
+            "play_bot_turn",
+            "finish_game",
+            "take_over_timed_out_seats",
+            "fill_open_seats_with_bots",
+            "reschedule_stuck_bot_turns",
+            "resend_overdue_work",
+            "run_game_nights",
+        ]
+    },
+    **{
+        f"accounts.tasks.{name}": {"queue": PLAY_QUEUE}
+        for name in ["send_notification", "send_notification_email", "ping"]
+    },
+    "games.tasks.review_game": {"queue": HEAVY_QUEUE},
+    "games.tasks.compute_hint": {"queue": HEAVY_QUEUE},
+}
+# The heavy worker's processes (each runs one search at a time) and how much it yields the CPU
+# to everything else (a `nice` increment): reviews take at most this share of the machine.
+HEAVY_CONCURRENCY = max(1, int(env_float("HEAVY_CONCURRENCY", 1)))
+HEAVY_NICE = int(env_float("HEAVY_NICE", 10))
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     name: {"task": f"games.tasks.{name}", "schedule": 60.0}
     for name in [
@@ -321,7 +352,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
 # Game nights: reminders 15 minutes before, the start at the time (games/services/nights.py).
 CELERY_BEAT_SCHEDULE["run_game_nights"] = {"task": "games.tasks.run_game_nights", "schedule": 30.0}
 # Search budget per bot level: seconds, or {"iterations": n}; tests keep the hard bot quick.
-BOT_BUDGETS: dict[str, object] = {"hard": 0.05} if TESTING else {}
+BOT_BUDGETS: dict[str, object] = {"hard": env_float("TEST_HARD_BUDGET", 0.05)} if TESTING else {}
 
 # --- Games ------------------------------------------------------------------------------------
 
@@ -334,6 +365,10 @@ LIVE_TRACE = env_bool("LIVE_TRACE", False)
 if LIVE_TRACE:
     MIDDLEWARE.insert(0, "config.timing.ServerTiming")
 TURN_TIMEOUT = env_float("TURN_TIMEOUT", 24 * 3600)  # seconds before a bot takes over a seat
+# Hints (games/services/hints.py): new hints a member may have in one turn of theirs, and in
+# any hour over all games; a position's stored hint is shown again without counting.
+HINTS_PER_TURN = int(env_float("HINTS_PER_TURN", 3))
+HINTS_PER_HOUR = int(env_float("HINTS_PER_HOUR", 20))
 # Search iterations per decision of a post-game review (games/services/review.py).
 REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 2 if TESTING else 8))
 

@@ -201,6 +201,22 @@ def describe(exc: Exception, slug: str = "") -> str:
         }
     if code in LIMITS and "max" in params:
         return limit_text(code, params["max"])
+    if code == "hint_turn_limit":
+        return ngettext(
+            "You have had %(limit)s hint this turn, the most a turn allows. Play on; you can ask "
+            "again on your next turn.",
+            "You have had %(limit)s hints this turn, the most a turn allows. Play on; you can ask "
+            "again on your next turn.",
+            params.get("limit", 0),
+        ) % {"limit": params.get("limit")}
+    if code == "hint_hour_limit":
+        return ngettext(
+            "You have asked for %(limit)s hint in the last hour, the most an hour allows. Please "
+            "try again later.",
+            "You have asked for %(limit)s hints in the last hour, the most an hour allows. Please "
+            "try again later.",
+            params.get("limit", 0),
+        ) % {"limit": params.get("limit")}
     if code in PLAIN:
         return str(PLAIN[code])
     if isinstance(exc, IllegalMove):

@@ -352,3 +352,43 @@ class Review(models.Model):
         """The number of the decision that cost the most (the first of equals), if any did."""
         costly = [d for d in self.decisions if d.get("cost", 0) > 0]
         return max(costly, key=lambda d: (d["cost"], -d["number"]))["number"] if costly else None
+
+
+class Hint(models.Model):
+    """The hard bot's choice for a member's seat at one position (games/services/hints.py),
+    computed once by a worker and kept: the words, the board and every later request at the
+    same position show this move. A position is the game's `revision` (a move or a step taken
+    back makes a new one); `version` is the number of moves played before the hinted move."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Thinking")
+        READY = "ready", _("Ready")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hints")
+    seat = models.PositiveSmallIntegerField()
+    version = models.PositiveIntegerField()
+    revision = models.PositiveIntegerField()
+    # Who asked: the hourly limit counts a member's hints (settings.HINTS_PER_HOUR).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hints"
+    )
+    status = models.CharField(max_length=8, choices=Status, default=Status.PENDING)
+    move = models.JSONField(null=True, blank=True)
+    # The move's public facts (games/boards: summarize), for its words.
+    summary = models.JSONField(default=dict, blank=True)
+    # The seat's view after the move (what is hidden from the seat drawn from its own view),
+    # for the board preview.
+    view = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat", "revision"], name="one_hint_per_position"
+            )
+        ]
+        indexes = [models.Index(fields=["user", "created_at"], name="hints_by_member_time")]
+
+    def __str__(self) -> str:
+        return f"hint for seat {self.seat} of {self.game} at {self.revision}"

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import history, lobby, members, nights, play, review
+from games.views import hint, history, lobby, members, nights, play, review
 
 app_name = "games"
 
@@ -30,5 +30,6 @@ urlpatterns = [
     path("<int:game_id>/export/", history.export, name="export"),
     path("<int:game_id>/review/", review.request, name="review"),
     path("<int:game_id>/review.json", review.data, name="review_json"),
-    path("<int:game_id>/hint/", review.hint, name="hint"),
+    path("<int:game_id>/hint/", hint.request, name="hint"),
+    path("<int:game_id>/hint/status/", hint.status, name="hint_status"),
 ]

@@ -18,7 +18,7 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 
 from accounts.models import User
-from config import serve
+from config import serve, workers
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -118,40 +118,35 @@ def empty_task_queue() -> None:
     from config.celery import app
 
     if settings.REDIS_URL:
-        app.control.purge()
+        with app.connection_for_write() as conn:
+            for queue in workers.KINDS:
+                conn.default_channel.queue_purge(queue)
     else:
         shutil.rmtree(settings.CELERY_FS_DIR / "queue", ignore_errors=True)
         (settings.CELERY_FS_DIR / "queue").mkdir(parents=True, exist_ok=True)
 
 
 def start_celery_worker(
-    env: dict[str, str], log: Path, program: list[str] | None = None
+    env: dict[str, str], log: Path, program: list[str] | None = None, kind: str = workers.PLAY
 ) -> subprocess.Popen[bytes]:
-    """A real Celery worker process with `env`, writing to `log`; returned once a ping has made
-    the round trip, which proves it is up and consuming (it fails with the log's end if not).
-    `program` runs instead of the `celery` command, with the same arguments."""
+    """A real Celery worker process of `kind` (config/workers.py: `play` or `heavy`, each on its
+    own queue, as production runs them) with `env`, writing to `log`; returned once a ping sent
+    to its queue has made the round trip, which proves it is up and consuming (it fails with
+    the log's end if not). `program` runs instead of the `celery` command, with the same
+    arguments."""
     from config.celery import app
 
+    options = ["--pool=solo", "--loglevel=INFO"]
+    options += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+    if program is None:
+        # The launcher production uses: the heavy worker at its lower CPU priority.
+        command = [sys.executable, "-m", "config.workers", kind, *options]
+    else:
+        command = [*program, *workers.argv(kind, *options)[1:]]
     with open(log, "ab") as out:
-        proc = subprocess.Popen(
-            [
-                *(program or [str(BIN / "celery")]),
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                "--loglevel=INFO",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
-        app.send_task("accounts.tasks.ping").get(timeout=60)
+        app.send_task("accounts.tasks.ping", queue=kind).get(timeout=60)
     except Exception:
         stop(proc)
         raise RuntimeError(
@@ -161,19 +156,35 @@ def start_celery_worker(
 
 
 @pytest.fixture
-def celery_worker_process(
+def celery_workers(
     process_env: dict[str, str], tmp_path: Path
-) -> Iterator[subprocess.Popen[bytes]]:
-    """A real Celery worker process (not eager mode) on the configured broker.
+) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
+    """Real Celery worker processes (not eager mode) on the configured broker, in production's
+    layout: one for the `play` queue and one for the `heavy` queue (config/workers.py).
 
-    One per test, stopped before the test's database is flushed: a worker left running
+    One pair per test, stopped before the test's database is flushed: a worker left running
     between tests could still be inside a bot's move, holding row locks, when the flush
     truncates the tables, and PostgreSQL would end one of the two with a deadlock.
     """
     empty_task_queue()
-    proc = start_celery_worker(process_env, tmp_path / "worker.log")
-    yield proc
-    stop(proc)  # a warm shutdown: the task in hand finishes and commits first
+    started: dict[str, subprocess.Popen[bytes]] = {}
+    try:
+        for kind in workers.KINDS:
+            started[kind] = start_celery_worker(
+                process_env, tmp_path / f"worker-{kind}.log", kind=kind
+            )
+        yield started
+    finally:
+        for proc in started.values():
+            stop(proc)  # a warm shutdown: the task in hand finishes and commits first
+
+
+@pytest.fixture
+def celery_worker_process(
+    celery_workers: dict[str, subprocess.Popen[bytes]],
+) -> subprocess.Popen[bytes]:
+    """The `play` worker of a real pair (`celery_workers`): the one that takes bot turns."""
+    return celery_workers[workers.PLAY]
 
 
 @pytest.fixture

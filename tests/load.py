@@ -4,9 +4,10 @@
 
 Starts the site on PostgreSQL and Redis (127.0.0.1:5432 and :6379) in a database and a Redis
 database of its own (club_load and db 13 unless told otherwise; both are emptied), with two ASGI
-servers (config/serve.py) and two Celery workers on loopback. In each of the N games a simulated
-member plays a bot by HTTP as a browser does: signs in through the log-in form, opens the game page,
-keeps the page's socket open, and after a think time drawn from 2 to 8 s posts one of the move forms
+servers (config/serve.py) and three Celery workers on loopback (two `play`, one `heavy`: the
+layout of config/workers.py). In each of the N games a simulated member plays a bot by HTTP as
+a browser does: signs in through the log-in form, opens the game page, keeps the page's socket
+open, and after a think time drawn from 2 to 8 s posts one of the move forms
 the board offers (with the session cookie and the CSRF token of the page, as htmx does). M spectator
 sockets watch the games, spread over both servers. After S seconds it prints the moves per second,
 the time from each member's move post to the board's arrival at every socket of the game (p50, p95,
@@ -313,9 +314,13 @@ def run(options: argparse.Namespace) -> dict[str, Any]:
         for n in (1, 2):
             worker = livestack.worker_argv(1, f"load{n}")
             processes.append(livestack.start(worker, logs / f"worker-{n}.log"))
-        livestack.wait_for_workers(["load1", "load2"])
+        # Production's layout: the searches members ask for have a worker of their own.
+        heavy = livestack.worker_argv(1, "load-heavy", kind="heavy")
+        processes.append(livestack.start(heavy, logs / "worker-heavy.log"))
+        livestack.wait_for_workers(["load1", "load2", "load-heavy"])
         print(
-            f"{len(games)} game(s), {options.spectators} spectator(s), 2 servers, 2 workers; "
+            f"{len(games)} game(s), {options.spectators} spectator(s), 2 servers, "
+            "2 play workers and a heavy one; "
             f"playing for {options.seconds:.0f} s...",
             flush=True,
         )

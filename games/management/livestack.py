@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from django.core.management.base import CommandError
 
-from config import serve
+from config import serve, workers
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -320,8 +320,10 @@ def start_servers(
     return servers
 
 
-def worker_argv(concurrency: int, name: str = "") -> list[str]:
-    argv = [str(BIN / "celery"), "-A", "config", "worker", "--loglevel=WARNING"]
+def worker_argv(concurrency: int, name: str = "", kind: str = workers.PLAY) -> list[str]:
+    """A Celery worker of `kind` as production starts it (config/workers.py: `play` takes the
+    bot turns, `heavy` the reviews and hints, at its lower priority)."""
+    argv = [sys.executable, "-m", "config.workers", kind, "--loglevel=WARNING"]
     argv += ["--concurrency", str(concurrency), "--without-gossip"]
     argv += ["--without-mingle", "--without-heartbeat"]
     if name:

@@ -1,10 +1,8 @@
-"""The hard bot's review of a finished game, and its hint in a game against bots.
+"""The hard bot's review of a finished game (the hint is in games/services/hints.py).
 
 DESIGN.md principle 9: each decision is judged from the deciding seat's own view at that
 moment (games/bots/review.py). A review is stored once per game (`Review`): a second request
-finds it, and a review whose worker died resumes from the last decision it stored. A hint is
-the hard bot's choice from the asking member's view, only in a game where no other member
-holds a seat; the game then records that hints were used, and it is not rated.
+finds it, and a review whose worker died resumes from the last decision it stored.
 """
 
 from __future__ import annotations
@@ -17,16 +15,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import boards, broadcast
-from games.bots import HARD_SECONDS, turn_mcts
+from games import broadcast
 from games.bots import review as advice
 from games.models import Game, Review
 from games.rendering import seat_name
 from games.services.common import (
     GameError,
     after_commit,
-    bot_budget,
-    current_state,
     engine_for,
     locked,
     task_named,
@@ -216,52 +211,3 @@ def seat_summaries(review: Review, players: int) -> list[dict[str, Any]]:
             }
         )
     return summaries
-
-
-def hint(*, game_id: int, user: Any) -> dict[str, Any]:
-    """The hard bot's choice for the member's seat, from its view; records the hint."""
-    with transaction.atomic():
-        game = locked(game_id)
-        seats = list(game.seats.all())
-        own = next((s for s in seats if s.user_id == user.pk), None)
-        if own is None:
-            raise GameError("not_seated", "You do not have a seat in this game.")
-        if any(s.user_id is not None and s.user_id != user.pk for s in seats):
-            raise GameError("hint_members", "Hints are only for games against bots.")
-        if game.status != Game.Status.RUNNING:
-            raise GameError("not_running", "This game is not running.")
-        if own.is_bot:
-            raise GameError("bot_seat", "A bot plays this seat now.")
-        engine = engine_for(game.engine_slug)
-        state = current_state(game, engine)
-        if own.position not in engine.to_move(state):
-            raise GameError("not_your_turn", "It is not this seat's turn.")
-        if not game.hints_used:
-            game.hints_used = True
-            game.save(update_fields=["hints_used", "updated_at"])
-    view = engine.view(state, own.position)
-    budget = bot_budget("hard")
-    found = turn_mcts.search(
-        engine,
-        view,
-        own.position,
-        seed=advice.view_seed(view, own.position),
-        iterations=budget.get("iterations"),
-        seconds=budget.get("budget", HARD_SECONDS),
-    )
-    move = dict(found.best_turn()[0])
-    # The words come from a determinization of the member's view: what the move would show
-    # the table, without the real hidden draw behind it.
-    sample = engine.determinize(view, own.position, advice.view_seed(view, own.position))
-    after = engine.apply_move(sample, own.position, move)
-    summary = boards.summarize(
-        game.engine_slug, engine.view(sample, None), own.position, move, engine.view(after, None)
-    )
-    return {
-        "move": move,
-        "summary": summary,
-        "seat": own.position,
-        "version": game.version,
-        # The member's board after the hinted move (hidden parts as the sample drew them).
-        "view": engine.view(after, own.position),
-    }

@@ -20,6 +20,7 @@ from games.engines.base import IllegalMove
 from games.forms import MoveForm
 from games.models import Game, Seat
 from games.rendering import board_stamp
+from games.views import hint
 from games.views.common import get_game, int_param, my_seat, play_context
 
 # A stale page or a move out of turn conflicts with the game's state; anything else the
@@ -46,6 +47,8 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     if ctx.get("waiting"):  # not started yet (or abandoned): the waiting room says which
         return redirect("games:join", game_id=game.pk)
     ctx["can_hint"] = can_hint(game, seat)
+    if ctx["can_hint"]:
+        ctx.update(hint.page_context(game, seat, ctx["names"]))
     return render(request, "games/play.html", ctx)
 
 

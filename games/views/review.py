@@ -1,5 +1,5 @@
-"""The hard bot's review of a finished game (asked for, its progress, its open data) and the
-hint in a game against bots (games/services/review.py)."""
+"""The hard bot's review of a finished game (asked for, its progress, its open data;
+games/services/review.py). The hint is in games/views/hint.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -19,7 +19,7 @@ from games.engines.base import IllegalMove
 from games.models import Game, Review
 from games.review_chart import value_chart
 from games.services import review as reviews
-from games.views.common import get_game, int_param, my_seat, play_context
+from games.views.common import get_game, int_param
 
 # Who the alternative is said to come from, in the move's own sentence.
 BOT_NAME = gettext_lazy("The hard bot")
@@ -52,34 +52,6 @@ def data(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     found = reviews.review_data(_review_of(game.pk))
     return JsonResponse(found, status=200 if found["status"] != "none" else 404)
-
-
-@require_POST
-@login_required
-def hint(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_game(game_id)
-    try:
-        found = reviews.hint(game_id=game.pk, user=request.user)
-    except services.GameError as exc:
-        messages.error(request, game_messages.describe(exc))
-        return redirect("games:play", game_id=game.pk)
-    game = get_game(game_id)
-    seat = my_seat(game, request.user)
-    ctx = play_context(game, seat)
-    ctx["can_hint"] = True
-    names = ctx["names"]
-    ctx["hint_text"] = rendering.describe_payload(
-        game.engine_slug, names[found["seat"]], found["move"], found["summary"]
-    )
-    if request.POST.get("show") == "board":
-        # The board as it would be after the hint: shown, not playable, until the member
-        # goes back to their turn.
-        board = rendering.board_context(
-            game=game, seat=found["seat"], view=found["view"], replay_number=game.version
-        )
-        ctx.update({key: board[key] for key in ("view", "board", "is_my_turn", "scores")})
-        ctx["hint_board"] = True
-    return render(request, "games/play.html", ctx)
 
 
 # --- what the replay shows of a review --------------------------------------------------------

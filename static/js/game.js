@@ -254,8 +254,20 @@
     if (event.target.name === "players" || event.target.name === "engine_slug") { showSeatFields(); }
   });
 
+  // A hint is for one position (its data-revision): once the live board shows another, or
+  // the end of the game, the hint goes.
+  function dropOldHint() {
+    var hint = document.getElementById("hint");
+    var board = currentBoard();
+    if (!hint || !board || !hint.hasAttribute("data-revision")) { return; }
+    if (hint.getAttribute("data-revision") !== board.getAttribute("data-version") ||
+        board.querySelector(".game-over")) {
+      hint.remove();
+    }
+  }
+
   function init() {
-    showSelected(); initRoving(); offerPlayerCounts(); showSeatFields(); showGameOptions();
+    dropOldHint(); showSelected(); initRoving(); offerPlayerCounts(); showSeatFields(); showGameOptions();
   }
   document.addEventListener("DOMContentLoaded", init);
   document.addEventListener("htmx:afterSettle", function () { init(); focusAfterMove(); });

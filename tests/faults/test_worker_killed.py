@@ -120,11 +120,11 @@ def test_a_bot_turn_cut_by_a_killed_worker_is_played_once_by_the_next_worker(
 
 
 def queue_is_empty(env: dict[str, str]) -> bool:
-    """No message waits on the broker's queue: a worker has taken each one."""
+    """No message waits on the broker's play queue: a worker has taken each one."""
     if settings.REDIS_URL:
         import redis
 
-        return redis.Redis.from_url(env["REDIS_URL"]).llen("celery") == 0
+        return redis.Redis.from_url(env["REDIS_URL"]).llen(settings.PLAY_QUEUE) == 0
     queue = settings.CELERY_FS_DIR / "queue"
     return not any(path.is_file() for path in queue.iterdir())
 

@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from games import engines, services, tasks
 from games.bots import review as advice
-from games.models import Game, Rating, Review
+from games.models import Game, Hint, Rating, Review
+from games.services import hints
 from games.services import review as reviews
 from tests.games.conftest import build_game, play_random_moves
 
@@ -171,27 +172,35 @@ def test_the_replay_of_a_running_review_listens_on_the_games_socket(
 def test_a_hint_is_refused_in_a_game_with_two_members(make_game, alice, bob, client) -> None:
     game = make_game(alice, bob)
     with pytest.raises(services.GameError) as caught:
-        reviews.hint(game_id=game.pk, user=alice)
+        hints.request_hint(game_id=game.pk, user=alice)
     assert caught.value.code == "hint_members"
     client.force_login(alice)
     response = client.post(reverse("games:hint", args=[game.pk]), follow=True)
     assert "Hints are only for games against bots" in response.content.decode()
     game.refresh_from_db()
     assert game.hints_used is False
+    assert not Hint.objects.exists()
 
 
 def test_a_hint_against_bots_is_recorded_and_leaves_the_game_unrated(
-    make_game, alice, client, sent
+    make_game, alice, client, sent, django_capture_on_commit_callbacks
 ) -> None:
     game = make_game(alice, "normal")
     client.force_login(alice)
     page = client.get(reverse("games:play", args=[game.pk])).content.decode()
     assert reverse("games:hint", args=[game.pk]) in page
-    response = client.post(reverse("games:hint", args=[game.pk]))
+    # The post answers at once: the heavy worker computes the hint (here: called directly).
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("games:hint", args=[game.pk]), follow=True)
     assert response.status_code == 200
-    assert "Hint from the hard bot" in response.content.decode()
+    assert "The hard bot is thinking about your hint" in response.content.decode()
     game.refresh_from_db()
     assert game.hints_used is True
+    [(task, (hint_id,))] = sent
+    assert task.name == tasks.compute_hint.name
+    assert hints.compute_hint(hint_id=hint_id)
+    page = client.get(reverse("games:play", args=[game.pk])).content.decode()
+    assert "Hint from the hard bot" in page
     game = play_random_moves(game)
     services.finish_game(game_id=game.pk)
     assert not Rating.objects.exists()
@@ -203,7 +212,7 @@ def test_a_hint_against_bots_is_recorded_and_leaves_the_game_unrated(
 def test_a_hint_is_only_for_the_member_to_move(make_game, alice) -> None:
     game = make_game("normal", alice)
     with pytest.raises(services.GameError) as caught:
-        reviews.hint(game_id=game.pk, user=alice)
+        hints.request_hint(game_id=game.pk, user=alice)
     assert caught.value.code == "not_your_turn"
 
 
@@ -243,6 +252,7 @@ def test_a_hint_is_shown_on_the_board_without_being_played(make_game, alice, cli
     game = make_game(alice, "normal")
     engine = engines.get(game.engine_slug)
     client.force_login(alice)
+    hints.compute_hint(hint_id=hints.request_hint(game_id=game.pk, user=alice).pk)
     page = client.post(reverse("games:hint", args=[game.pk]), {"show": "board"}).content.decode()
     assert "The board shows the position after the hint" in page
     # Akropolis begins by taking a tile: the board after the hint is in the placing phase.

@@ -29,7 +29,7 @@ def wait_for(condition, seconds: float = 300) -> None:  # type: ignore[no-untype
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_review_survives_its_worker_being_killed(
-    celery_worker_process: subprocess.Popen[bytes],
+    celery_workers: dict[str, subprocess.Popen[bytes]],
     process_env: dict[str, str],
     tmp_path: Path,
     alice,
@@ -40,13 +40,15 @@ def test_a_review_survives_its_worker_being_killed(
     assert game.status == Game.Status.FINISHED
     reviews.request_review(game_id=game.pk)
     wait_for(lambda: Review.objects.filter(game=game, progress__gte=3).exists())
-    os.kill(celery_worker_process.pid, signal.SIGKILL)
-    celery_worker_process.wait(timeout=30)
+    # Reviews run on the heavy worker (config/workers.py).
+    heavy = celery_workers["heavy"]
+    os.kill(heavy.pid, signal.SIGKILL)
+    heavy.wait(timeout=30)
     cut = Review.objects.get(game=game)
     assert cut.status == "running"
     assert 3 <= cut.progress < game.version
     # A new worker; the beat's rescue sends the review again once it stopped moving.
-    second = start_celery_worker(process_env, tmp_path / "second-worker.log")
+    second = start_celery_worker(process_env, tmp_path / "second-worker.log", kind="heavy")
     try:
         monkeypatch.setattr(reviews, "STALE_AFTER", datetime.timedelta(0))
         assert reviews.resume_stale_reviews() == 1

@@ -104,9 +104,11 @@ class Command(BaseCommand):
                 f"measuring for {options['seconds']:.0f} s..."
             )
             worker = livestack.worker_argv(options["workers"])
+            heavy = livestack.worker_argv(1, kind="heavy")
 
             def start_worker() -> None:
                 processes.append(livestack.start(worker, logs / "worker.log"))
+                processes.append(livestack.start(heavy, logs / "worker-heavy.log"))
 
             window, cpu = asyncio.run(self.watch(watches, cookie, options["seconds"], start_worker))
         finally:

@@ -1,0 +1,151 @@
+"""Issue 31, item 1: heavy work apart from play. Bot turns and everything a game in play waits for
+go to the `play` queue, reviews and hints to the `heavy` queue, each consumed by worker processes
+of its own (config/workers.py), on Redis and on the embedded filesystem broker alike."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from pytest_django.fixtures import Settings
+
+from config import workers
+from config.celery import app
+from games import engines
+from games.models import Game, Review
+from games.outbox import outbox
+from games.services import review as reviews
+from tests.conftest import empty_task_queue, make_user, start_celery_worker, stop
+from tests.games.conftest import build_game, play_random_moves
+from tests.games.test_broker_outage import the_move_that_ends_alices_turn
+
+PLAY_TASKS = [
+    "games.tasks.play_bot_turn",
+    "games.tasks.finish_game",
+    "games.tasks.take_over_timed_out_seats",
+    "games.tasks.fill_open_seats_with_bots",
+    "games.tasks.reschedule_stuck_bot_turns",
+    "games.tasks.resend_overdue_work",
+    "games.tasks.run_game_nights",
+    "accounts.tasks.send_notification_email",
+]
+HEAVY_TASKS = ["games.tasks.review_game", "games.tasks.compute_hint"]
+
+
+def queue_of(name: str) -> str:
+    return app.amqp.router.route({}, name)["queue"].name
+
+
+@pytest.mark.parametrize("name", PLAY_TASKS)
+def test_what_a_game_in_play_waits_for_goes_to_the_play_queue(name: str) -> None:
+    assert queue_of(name) == "play"
+
+
+@pytest.mark.parametrize("name", HEAVY_TASKS)
+def test_reviews_and_hints_go_to_the_heavy_queue(name: str) -> None:
+    assert queue_of(name) == "heavy"
+
+
+def test_a_task_nobody_routed_never_lands_with_the_bot_turns() -> None:
+    # Importing the task modules registers their tasks.
+    import accounts.tasks  # noqa: F401
+    import games.tasks  # noqa: F401
+
+    ours = [n for n in app.tasks if n.split(".")[0] in ("games", "accounts", "rulebooks")]
+    assert set(PLAY_TASKS + HEAVY_TASKS) <= set(ours)
+    assert queue_of("games.tasks.some_new_search") == "heavy"
+
+
+def test_the_heavy_worker_runs_one_search_at_a_time_at_a_lower_priority() -> None:
+    command = workers.argv("heavy")
+    assert command[command.index("-Q") + 1] == "heavy"
+    assert command[command.index("--concurrency") + 1] == "1"
+    assert settings.HEAVY_NICE > 0
+    play = workers.argv("play", "--beat")
+    assert play[play.index("-Q") + 1] == "play" and "--beat" in play
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_play_worker_never_takes_a_heavy_task(
+    process_env: dict[str, str], tmp_path: Path
+) -> None:
+    """On the configured broker (the embedded filesystem one in the default run): a task on the
+    heavy queue waits for a heavy worker, however long a play worker runs beside it."""
+    empty_task_queue()
+    log = tmp_path / "workers.log"
+    play = start_celery_worker(process_env, log, kind="play")
+    heavy = None
+    try:
+        waiting = app.send_task("accounts.tasks.ping", queue="heavy")
+        # The play worker answers its own queue meanwhile, several times over.
+        for _ in range(5):
+            assert app.send_task("accounts.tasks.ping", queue="play").get(timeout=30) == "pong"
+            time.sleep(0.5)
+        assert not waiting.ready()
+        heavy = start_celery_worker(process_env, log, kind="heavy")
+        assert waiting.get(timeout=30) == "pong"
+    finally:
+        for proc in (play, heavy):
+            if proc is not None:
+                stop(proc)
+
+
+REVIEWS = 8
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_turn_is_played_on_time_with_eight_reviews_queued(
+    process_env: dict[str, str], tmp_path: Path, settings: Settings
+) -> None:
+    """Issue 31: after 8 review requests a bot's first move took 36.6 s. With the production
+    layout (a play worker and a heavy one), the bot plays within its delay and 2 s more while
+    the reviews wait for the heavy worker."""
+    delay = 1.0
+    settings.BOT_MOVE_DELAY = delay
+    # The site's review depth, so that each review is seconds of search.
+    env = {**process_env, "BOT_MOVE_DELAY": str(delay), "REVIEW_ITERATIONS": "8"}
+    alice, bob = make_user("alice-reviews"), make_user("bob-reviews")
+    finished = [play_random_moves(build_game(alice, bob, seed=seed)) for seed in range(REVIEWS)]
+    empty_task_queue()
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        for kind in workers.KINDS:
+            started.append(start_celery_worker(env, tmp_path / f"{kind}.log", kind=kind))
+        for game in finished:
+            assert game.status == Game.Status.FINISHED
+            reviews.request_review(game_id=game.pk)
+        assert outbox.wait_until_idle(30)
+        # The heavy worker has begun: the reviews hold it now.
+        deadline = time.monotonic() + 60
+        while not Review.objects.filter(progress__gt=0).exists():
+            assert time.monotonic() < deadline, "no review started"
+            time.sleep(0.2)
+
+        from games import services
+
+        game = build_game(alice, "easy", seed=5)
+        move = the_move_that_ends_alices_turn(game)
+        services.play_move(game_id=game.pk, seat=0, move=move, expected_version=game.version)
+        game.refresh_from_db()
+        handed_over = game.moves.get(number=game.version - 1).created_at
+        deadline = time.monotonic() + 60
+        engine = engines.get(game.engine_slug)
+        while engine.to_move(engine.load(game.state)) != [0]:
+            assert time.monotonic() < deadline, "the bot did not play its turn in 60 s"
+            time.sleep(0.1)
+            game.refresh_from_db()
+        last = game.moves.order_by("-number").first()
+        assert last is not None and last.by_bot
+        assert (last.created_at - handed_over).total_seconds() <= delay + 2
+        # The reviews were still queued or running behind the bot's turn.
+        assert Review.objects.exclude(status=Review.Status.DONE).count() >= REVIEWS - 1
+    finally:
+        for proc in started:
+            proc.kill()  # a review in hand would hold a warm shutdown for seconds
+            proc.wait()
+        assert outbox.wait_until_idle(30)
