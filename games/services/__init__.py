@@ -9,6 +9,7 @@
 - `results`: the end of a game (results, ranks, ratings) and the audit;
 - `transfer`: export and import;
 - `nights`: game nights, scheduled games that bots fill when they start;
+- `review`: the post-game review; `hints`: the hint, computed once per position by a worker;
 - `common`: the error type and what the others share.
 
 Callers use this package's names (`services.play_move`); tests that replace a collaborator

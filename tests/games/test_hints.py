@@ -236,6 +236,9 @@ def fetch(server: str, method: str, path: str, headers: dict[str, str]) -> tuple
         connection.close()
 
 
+ROUNDS = 3
+
+
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_six_hints_at_once_leave_another_page_quick(
@@ -244,53 +247,64 @@ def test_six_hints_at_once_leave_another_page_quick(
     """Issue 31: six hints at once made an unrelated page take 2.2 s, as each ran the hard
     bot's search (1.3 s at the site's budget, given to this server) inside its request. The
     posts only store the request and hand it to the heavy worker (none runs here), so the
-    lobby answers at once while they are served."""
+    lobby answers at once while they are served. Three rounds, six new positions each; the
+    quickest counts, so that another process's burst on the shared machine does not."""
     from tests.conftest import start_server, stop
 
     env = {**process_env, "TEST_HARD_BUDGET": "1.3"}
     proc, server = start_server(env, tmp_path / "server.log")
+    took: list[float] = []
+    answers: list[int] = []
     try:
         members = [make_user(f"hinter{n}") for n in range(MEMBERS)]
-        watcher = make_user("watcher")
-        posts = []
-        for member in members:
-            game = hint_game(member)
-            cookie = cookie_for(member)
-            status, page = fetch(server, "GET", f"/games/{game.pk}/", {"Cookie": cookie})
-            assert status == 200
-            token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)  # type: ignore[union-attr]
-            posts.append((game, cookie, token))
-        lobby = {"Cookie": cookie_for(watcher)}
+        cookies = [cookie_for(member) for member in members]
+        lobby = {"Cookie": cookie_for(make_user("watcher"))}
         assert fetch(server, "GET", "/games/", lobby)[0] == 200
-        start = threading.Barrier(MEMBERS + 1)
-        answers: list[int] = []
-
-        def ask(game: Game, cookie: str, token: str) -> None:
-            headers = {
-                "Cookie": f"{cookie}; csrftoken={token}",
-                "X-CSRFToken": token,
-                "Origin": f"http://{server}",
-                "Content-Type": "application/x-www-form-urlencoded",
-            }
-            start.wait()
-            answers.append(fetch(server, "POST", f"/games/{game.pk}/hint/", headers)[0])
-
-        threads = [threading.Thread(target=ask, args=post) for post in posts]
-        for thread in threads:
-            thread.start()
-        start.wait()
-        time.sleep(0.05)  # the posts are in the server
-        began = time.monotonic()
-        status, _ = fetch(server, "GET", "/games/", lobby)
-        took = time.monotonic() - began
-        for thread in threads:
-            thread.join(timeout=60)
+        for round_ in range(ROUNDS):
+            posts = []
+            for member, cookie in zip(members, cookies, strict=True):
+                game = hint_game(member, seed=round_)
+                status, page = fetch(server, "GET", f"/games/{game.pk}/", {"Cookie": cookie})
+                assert status == 200
+                token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)  # type: ignore[union-attr]
+                posts.append((game, cookie, token))
+            took.append(six_hints_beside_the_lobby(server, posts, lobby, answers))
     finally:
         stop(proc)
+    assert answers == [302] * MEMBERS * ROUNDS
+    assert Hint.objects.count() == MEMBERS * ROUNDS
+    assert min(took) < 0.3, f"the lobby took {', '.join(f'{t:.2f}' for t in took)} s"
+
+
+def six_hints_beside_the_lobby(
+    server: str, posts: list[tuple[Game, str, str]], lobby: dict[str, str], answers: list[int]
+) -> float:
+    """Post the six hints at once and, while they are in the server, fetch the lobby: the
+    seconds the lobby took."""
+    start = threading.Barrier(len(posts) + 1)
+
+    def ask(game: Game, cookie: str, token: str) -> None:
+        headers = {
+            "Cookie": f"{cookie}; csrftoken={token}",
+            "X-CSRFToken": token,
+            "Origin": f"http://{server}",
+            "Content-Type": "application/x-www-form-urlencoded",
+        }
+        start.wait()
+        answers.append(fetch(server, "POST", f"/games/{game.pk}/hint/", headers)[0])
+
+    threads = [threading.Thread(target=ask, args=post) for post in posts]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    time.sleep(0.05)  # the posts are in the server
+    began = time.monotonic()
+    status, _ = fetch(server, "GET", "/games/", lobby)
+    took = time.monotonic() - began
+    for thread in threads:
+        thread.join(timeout=60)
     assert status == 200
-    assert answers == [302] * MEMBERS
-    assert Hint.objects.count() == MEMBERS
-    assert took < 0.3, f"the lobby took {took:.2f} s beside six hints"
+    return took
 
 
 # --- the words name every part of the move ----------------------------------------------------
