@@ -7,7 +7,8 @@ Swiss (`pair_swiss`): the members in standing order fill the tables top down; a 
 table would hold someone they met before is passed over for the next member in the order
 who brings fewer repeats, and then swaps of two members between tables are made while one
 lowers the number of repeated meetings, so every round is swap-optimal: no exchange of two
-members between two of its tables makes fewer members meet again.
+members between two of its tables makes fewer members meet again; and no exchange that adds no
+repeat would seat a better-placed member at a higher table.
 
 Round robin (`round_robin`): groups of table size squared (q members, q = table size): a
 group plays q + 1 rounds of q tables, the parallel classes of the affine plane of order q
@@ -31,6 +32,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
+from typing import Any
 
 BOT = None
 
@@ -71,6 +73,22 @@ def _cost(member: Member, others: Iterable[Member], met: Mapping[frozenset, int]
     return sum(met.get(pair_key(member, o), 0) for o in others)
 
 
+def _by_member(met: Mapping[frozenset, int]) -> dict[Member, dict[Member, int]]:
+    """The meetings as member -> {other member: times met}, quicker to look up."""
+    adj: dict[Member, dict[Member, int]] = {}
+    for pair, count in met.items():
+        if len(pair) == 2:
+            a, b = pair
+            adj.setdefault(a, {})[b] = count
+            adj.setdefault(b, {})[a] = count
+    return adj
+
+
+def _cost_in(member: Member, others: Iterable[Member], adj: dict) -> int:
+    row = adj.get(member)
+    return sum(row.get(o, 0) for o in others) if row else 0
+
+
 def pair_swiss(
     order: Sequence[Member], table_size: int, met: Mapping[frozenset, int]
 ) -> list[Table]:
@@ -90,40 +108,70 @@ def pair_swiss(
             best = min(range(len(window)), key=lambda i: (_cost(window[i], table, met), i))
             table.append(left.pop(best))
         tables.append(table)
-    _improve_by_swaps(tables, met)
+    _improve_by_swaps(tables, met, {m: i for i, m in enumerate(order)})
     return [t + [BOT] * (table_size - len(t)) for t in tables]
 
 
-def _improve_by_swaps(tables: list[list[Member]], met: Mapping[frozenset, int]) -> None:
-    """Exchange two members of two tables while the exchange lowers the repeats."""
+def _improve_by_swaps(tables: list[list[Member]], met: Mapping[frozenset, int], rank: dict) -> None:
+    """Exchange two members of two tables while an exchange lowers the repeats; then, while an
+    exchange that adds none moves a better-placed member to a higher table, make it; and again,
+    until neither finds one. (Each first kind lowers the repeats, each second kind raises the
+    sum of table number times standing position at the same repeats: it ends.)"""
     if not met:
         return
-    improved = True
-    while improved:
-        improved = False
-        for ti, tj in combinations(range(len(tables)), 2):
-            while _best_swap(tables[ti], tables[tj], met):
-                improved = True
+    # A pair of tables is looked at again only once one of them has changed.
+    adj = _by_member(met)
+    versions = [0] * len(tables)
+    seen: dict[tuple[str, int, int], tuple[int, int]] = {}
+    changed = True
+    while changed:
+        changed = False
+        for step in (_best_swap, _move_up):
+            for ti, tj in combinations(range(len(tables)), 2):
+                if seen.get((step.__name__, ti, tj)) == (versions[ti], versions[tj]):
+                    continue
+                while step(tables[ti], tables[tj], adj, rank):
+                    versions[ti] += 1
+                    versions[tj] += 1
+                    changed = True
+                seen[(step.__name__, ti, tj)] = (versions[ti], versions[tj])
 
 
-def _best_swap(a_table: list[Member], b_table: list[Member], met: Mapping[frozenset, int]) -> bool:
-    """Make the exchange between two tables that lowers the repeats most; False if none does."""
-    own_a = [_cost(a, a_table, met) for a in a_table]
-    own_b = [_cost(b, b_table, met) for b in b_table]
-    a_at_b = [_cost(a, b_table, met) for a in a_table]
-    b_at_a = [_cost(b, a_table, met) for b in b_table]
-    best, where = 0, None
+def _gains(a_table: list[Member], b_table: list[Member], adj: dict) -> Any:
+    """(gain in repeats, index in a_table, index in b_table) of every exchange."""
+    own_a = [_cost_in(a, a_table, adj) for a in a_table]
+    own_b = [_cost_in(b, b_table, adj) for b in b_table]
+    a_at_b = [_cost_in(a, b_table, adj) for a in a_table]
+    b_at_a = [_cost_in(b, a_table, adj) for b in b_table]
     for ia, a in enumerate(a_table):
         for ib, b in enumerate(b_table):
-            ab = met.get(pair_key(a, b), 0)
-            gain = own_a[ia] + own_b[ib] - (a_at_b[ia] - ab) - (b_at_a[ib] - ab)
-            if gain > best:
-                best, where = gain, (ia, ib)
+            ab = adj.get(a, {}).get(b, 0)
+            yield own_a[ia] + own_b[ib] - (a_at_b[ia] - ab) - (b_at_a[ib] - ab), ia, ib
+
+
+def _best_swap(a_table: list[Member], b_table: list[Member], adj: dict, rank: dict) -> bool:
+    """Make the exchange between two tables that lowers the repeats most (of those, the one
+    between members closest in the standings); False if none lowers them."""
+    best, where = (0, 0), None
+    for gain, ia, ib in _gains(a_table, b_table, adj):
+        key = (gain, -abs(rank[a_table[ia]] - rank[b_table[ib]]))
+        if gain > 0 and key > best:
+            best, where = key, (ia, ib)
     if where is None:
         return False
     ia, ib = where
     a_table[ia], b_table[ib] = b_table[ib], a_table[ia]
     return True
+
+
+def _move_up(high: list[Member], low: list[Member], adj: dict, rank: dict) -> bool:
+    """Exchange a member of the lower table placed better than one of the higher table, if
+    that adds no repeat."""
+    for gain, ih, il in _gains(high, low, adj):
+        if gain == 0 and rank[low[il]] < rank[high[ih]]:
+            high[ih], low[il] = low[il], high[ih]
+            return True
+    return False
 
 
 def round_repeats(tables: Sequence[Sequence[Member | None]], met: Mapping[frozenset, int]) -> int:

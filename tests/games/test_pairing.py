@@ -208,3 +208,23 @@ def test_members_equal_on_every_tiebreak_share_a_place_and_a_late_entry_starts_a
         ("b", 1, Fraction(1, 2)),
         ("late", 3, 0),
     ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(members_st, size_st, st.integers(2, 5), st.integers(0, 10**6))
+def test_swiss_seats_a_better_placed_member_higher_unless_that_adds_a_repeat(
+    n, k, rounds, seed
+) -> None:
+    schedule, orders = swiss_tournament(n, k, rounds, seed)
+    for r, (tables, order) in enumerate(zip(schedule, orders, strict=True)):
+        met = meetings(schedule[:r])
+        repeats = round_repeats(tables, met)
+        position = {m: i for i, m in enumerate(order)}
+        for hi, lo in combinations(range(len(tables)), 2):
+            for ih, high in enumerate(tables[hi]):
+                for il, low in enumerate(tables[lo]):
+                    if high is BOT or low is BOT or position[low] > position[high]:
+                        continue
+                    swapped = [list(t) for t in tables]
+                    swapped[hi][ih], swapped[lo][il] = low, high
+                    assert round_repeats(swapped, met) > repeats

@@ -165,6 +165,9 @@ def test_a_small_swiss_tournament_is_played_end_to_end(
     assert [members_at(x) for x in tables] == [members[:3], [*members[3:], None]]
     bot_seat = tables[1].game.seats.get(position=2)
     assert (bot_seat.user, bot_seat.bot_level) == (None, "easy")
+    for member, table in zip(members, [0, 0, 0, 1, 1], strict=True):
+        notice = member.notifications.get(kind="tournament_round")
+        assert notice.link == tables[table].game.get_absolute_url()
     for table in tables:
         play_out(table.game, rng)
 
@@ -182,7 +185,9 @@ def test_a_small_swiss_tournament_is_played_end_to_end(
     seated = [u for x in second for u in members_at(x)]
     assert sorted(u.pk for u in seated if u) == sorted(m.pk for m in members)
     assert seated.count(None) == 1 and members_at(second[-1])[-1] is None
-    # The top table holds the leader after round 1.
+    # The leader after round 1 sits at the top table unless that would add a repeat: the
+    # meetings of round 1 allow it here (a table of three can hold the leader and two members
+    # who did not meet them, with at most one pair that met).
     leader = TournamentEntry.objects.get(pk=after_one[0].member).user
     assert leader in members_at(second[0])
     for table in second:
