@@ -9,7 +9,8 @@ The beat task (`run_tournaments`, every 30 s) closes the rounds whose games are 
 and starts each round at its time once the round before it is closed: it pairs the members
 registered then (Swiss: by the standings; round robin: the schedule fixed at the first round,
 a withdrawn member's seat going to a bot) and creates each table's game through the lobby's
-own services, as a game night does, with bots of the tournament's level in the seats left.
+own services, as a game night does, with bots of the tournament's level in the seats left;
+each member at a table is notified (and e-mailed, with the game nights' switch).
 A tournament with fewer than two members at its first round is cancelled.
 
 A member withdraws at any time: a game they are playing is resigned (a bot plays the seat on,
@@ -23,13 +24,15 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Notification, User
+from accounts.services import notify
 from games import pairing
 from games.models import (
     Game,
@@ -267,6 +270,14 @@ def start_next_round(*, tournament_id: int, now: datetime) -> str:
     for number, seats in enumerate(tables, start=1):
         game = _create_table_game(tournament, [by_id.get(s) if s else None for s in seats])
         TournamentTable.objects.create(round=round_, number=number, entries=seats, game=game)
+        params = {
+            "tournament": tournament.name,
+            "round": round_.number,
+            "slug": tournament.engine_slug,
+            "game": game.pk,
+        }
+        users = [by_id[s].user_id for s in seats if s]
+        transaction.on_commit(partial(_tell, users, params, game.get_absolute_url()), robust=True)
     for entry in entries:
         if entry.first_round is None:
             entry.first_round = round_.number
@@ -322,6 +333,13 @@ def finish_tournament(*, tournament_id: int) -> int:
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     return 1
+
+
+def _tell(user_ids: list[int], params: dict[str, Any], link: str) -> None:
+    """Each member of a table hears that the round began, in a transaction of their own after
+    the round's commit (as game nights tell theirs)."""
+    for user in User.objects.filter(pk__in=user_ids).order_by("pk"):
+        notify(user=user, kind=Notification.Kind.TOURNAMENT_ROUND, params=params, link=link)
 
 
 # --- standings --------------------------------------------------------------------------------
