@@ -141,3 +141,12 @@ def test_the_list_links_every_tournament() -> None:
     t = create(organiser())
     page = Client().get(reverse("games:tournaments")).content.decode()
     assert t.get_absolute_url() in page and "Spring cup" in page
+
+
+def test_the_tournament_page_speaks_polish(alice: User) -> None:
+    alice.language = "pl"
+    alice.save()
+    t = create(organiser())
+    page = signed_in(alice).get(t.get_absolute_url()).content.decode()
+    assert "Zgłoś się do turnieju" in page  # "Enter the tournament"
+    assert "punkty turniejowe przeciwników" in page  # the tiebreak order

@@ -273,3 +273,15 @@ def test_the_demo_account_organises_tournaments() -> None:
 
     call_command("create_demo", stdout=io.StringIO())
     assert tournaments.may_organise(User.objects.get(username="demo"))
+
+
+def test_a_round_robin_takes_no_late_entry(
+    quick_bots: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    t = create(organiser(), format="round_robin", table_size=2, rounds=None)
+    for member in (make_user("m0"), make_user("m1")):
+        tournaments.register(tournament_id=t.pk, user=member)
+    beat_at(FIRST, django_capture_on_commit_callbacks)
+    with pytest.raises(services.GameError) as exc:
+        tournaments.register(tournament_id=t.pk, user=make_user("late"))
+    assert exc.value.code == "tournament_closed"
