@@ -46,6 +46,8 @@ SWITCHES: dict[str, str] = {
     Kind.NIGHT_REMINDER: "email_game_nights",
     Kind.NIGHT_STARTED: "email_game_nights",
     Kind.NIGHT_CANCELLED: "email_game_nights",
+    # A tournament's rounds are scheduled games, like game nights.
+    Kind.TOURNAMENT_ROUND: "email_game_nights",
 }
 UNSUBSCRIBE_SALT = "accounts.mail.unsubscribe"
 

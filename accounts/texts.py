@@ -31,6 +31,7 @@ class Kind(models.TextChoices):
     NIGHT_REMINDER = "night_reminder", gettext_lazy("A game night starts soon")
     NIGHT_STARTED = "night_started", gettext_lazy("A game night has begun")
     NIGHT_CANCELLED = "night_cancelled", gettext_lazy("A game night was cancelled")
+    TOURNAMENT_ROUND = "tournament_round", gettext_lazy("A tournament round has begun")
 
 
 def game_title(slug: str) -> str:
@@ -79,6 +80,10 @@ TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
     ),
     Kind.NIGHT_STARTED: lambda p: (
         _("The game night has begun: %(game)s is on the table.") % {"game": _game(p)}
+    ),
+    Kind.TOURNAMENT_ROUND: lambda p: (
+        _("Round %(round)s of %(tournament)s has begun: your table plays %(game)s.")
+        % {"round": p.get("round"), "tournament": p.get("tournament", ""), "game": _game(p)}
     ),
     Kind.NIGHT_CANCELLED: lambda p: (
         _("The game night of %(game)s on %(when)s was cancelled: nobody joined.")

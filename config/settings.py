@@ -328,6 +328,7 @@ CELERY_TASK_ROUTES = {
             "reschedule_stuck_bot_turns",
             "resend_overdue_work",
             "run_game_nights",
+            "run_tournaments",
         ]
     },
     **{
@@ -351,6 +352,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
 }
 # Game nights: reminders 15 minutes before, the start at the time (games/services/nights.py).
 CELERY_BEAT_SCHEDULE["run_game_nights"] = {"task": "games.tasks.run_game_nights", "schedule": 30.0}
+# Tournaments: each round starts at its time once the round before is over.
+CELERY_BEAT_SCHEDULE["run_tournaments"] = {"task": "games.tasks.run_tournaments", "schedule": 30.0}
 # Search budget per bot level: seconds, or {"iterations": n}; tests keep the hard bot quick.
 BOT_BUDGETS: dict[str, object] = {"hard": env_float("TEST_HARD_BUDGET", 0.05)} if TESTING else {}
 

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from accounts import times
-from games.models import Game, GameNight, Move, Rating, Result, Seat
+from games.models import Game, GameNight, Move, Rating, Result, Seat, Tournament, TournamentEntry
 
 
 class SeatInline(admin.TabularInline):
@@ -88,3 +88,20 @@ class GameNightAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: object) -> bool:
         return False
+
+
+class TournamentEntryInline(admin.TabularInline):
+    model = TournamentEntry
+    extra = 0
+    fields = ["user", "status", "first_round"]
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    # Entries, rounds and tables go through games/services/tournaments.py: read-only here.
+    list_display = ["pk", "name", "engine_slug", "format", "organiser", "status"]
+    list_filter = ["engine_slug", "format", "status"]
+    readonly_fields = [f.name for f in Tournament._meta.fields]
+    inlines = [TournamentEntryInline]

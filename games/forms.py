@@ -353,3 +353,72 @@ class GameNightForm(forms.Form):
                 )
             data["starts_at"] = instant
         return data
+
+
+class TournamentForm(forms.Form):
+    """Create a tournament; the first round's date and time are read in the organiser's zone
+    (a time the clocks show twice is the first of the two)."""
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+    engine_slug = forms.ChoiceField(label=_("Game"))
+    format = forms.ChoiceField(
+        label=_("Format"),
+        choices=[("swiss", _("Swiss")), ("round_robin", _("Round robin"))],
+        initial="swiss",
+    )
+    rounds = forms.IntegerField(
+        label=_("Rounds (Swiss)"),
+        min_value=1,
+        max_value=12,
+        initial=3,
+        required=False,
+        help_text=_("A round robin plays one round more than the players at a table."),
+    )
+    table_size = forms.TypedChoiceField(
+        label=_("Players at a table"), coerce=int, choices=[(n, str(n)) for n in range(2, 6)]
+    )
+    capacity = forms.IntegerField(
+        label=_("Places (later entries wait on a list)"), min_value=2, max_value=200, initial=16
+    )
+    bot_level = forms.ChoiceField(
+        label=_("Bots complete the tables"),
+        choices=[("easy", _("Easy bot")), ("normal", _("Normal bot")), ("hard", _("Hard bot"))],
+        initial="normal",
+    )
+    day = forms.DateField(
+        label=_("First round: date"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    clock = forms.TimeField(label=_("Time"), widget=forms.TimeInput(attrs={"type": "time"}))
+    round_minutes = forms.IntegerField(
+        label=_("Minutes between the starts of rounds"),
+        min_value=0,
+        max_value=7 * 24 * 60,
+        initial=60,
+        help_text=_("A round starts at its time once every game of the round before is over."),
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.zone = member_zone(user)
+        self.fields["engine_slug"].choices = [(i.slug, i.title) for i in playable_games()]
+        self.fields["clock"].help_text = _("In your time zone: %(zone)s.") % {"zone": self.zone}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("format") == "swiss" and not data.get("rounds"):
+            self.add_error("rounds", _("A Swiss tournament has 1 to 12 rounds."))
+        day, clock = data.get("day"), data.get("clock")
+        if day and clock:
+            today = timezone.localdate(timezone=self.zone)
+            instant = aware_instant(day, clock, self.zone)
+            if day < today:
+                self.add_error("day", _("Choose a time for the first round that is still to come."))
+            elif (day - today).days > settings.NIGHT_DAYS_AHEAD:
+                self.add_error("day", _("The first round can be at most a year ahead."))
+            elif instant is None:
+                self.add_error(
+                    "clock",
+                    _("The clocks skip this time that day (summer time begins); choose another."),
+                )
+            data["first_round_at"] = instant
+        return data

@@ -392,3 +392,12 @@ class Hint(models.Model):
 
     def __str__(self) -> str:
         return f"hint for seat {self.seat} of {self.game} at {self.revision}"
+
+
+# The tournament models live in their own module (games/models.py stays one concept a file).
+from games.tournament_models import (  # noqa: E402, F401
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+    TournamentTable,
+)

@@ -70,6 +70,11 @@ def run_game_nights() -> dict[str, int]:
     return services.run_game_nights()
 
 
+@shared_task(ignore_result=True)
+def run_tournaments() -> dict[str, int]:
+    return services.run_tournaments()
+
+
 @shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2, ignore_result=True)
 def review_game(self, game_id: int) -> bool:  # type: ignore[no-untyped-def]
     """The review of a finished game; a second delivery resumes it (services.run_review)."""

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import hint, history, lobby, members, nights, play, review
+from games.views import hint, history, lobby, members, nights, play, review, tournaments
 
 app_name = "games"
 
@@ -17,6 +17,25 @@ urlpatterns = [
     path("nights/<int:night_id>/leave/", nights.leave, name="night-leave"),
     path("nights/<int:night_id>/cancel/", nights.cancel, name="night-cancel"),
     path("nights/<int:night_id>/calendar.ics", nights.calendar, name="night-calendar"),
+    path("tournaments/", tournaments.index, name="tournaments"),
+    path("tournaments/new/", tournaments.new, name="tournament-new"),
+    path("tournaments/<int:tournament_id>/", tournaments.tournament, name="tournament"),
+    path("tournaments/<int:tournament_id>/enter/", tournaments.register, name="tournament-enter"),
+    path(
+        "tournaments/<int:tournament_id>/withdraw/",
+        tournaments.withdraw,
+        name="tournament-withdraw",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/standings.csv",
+        tournaments.standings_csv,
+        name="tournament-csv",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/standings.json",
+        tournaments.standings_json,
+        name="tournament-json",
+    ),
     path("standings/<slug:slug>/", members.leaderboard, name="leaderboard"),
     path("<int:game_id>/", play.play, name="play"),
     path("<int:game_id>/join/", lobby.join, name="join"),

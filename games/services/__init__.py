@@ -10,6 +10,7 @@
 - `transfer`: export and import;
 - `nights`: game nights, scheduled games that bots fill when they start;
 - `review`: the post-game review; `hints`: the hint, computed once per position by a worker;
+- `tournaments`: tournaments in rounds of tables, paired by `games.pairing`;
 - `common`: the error type and what the others share.
 
 Callers use this package's names (`services.play_move`); tests that replace a collaborator
@@ -51,6 +52,7 @@ from games.services.seats import (
     take_back_seat,
     take_over_timed_out_seats,
 )
+from games.services.tournaments import run_tournaments
 from games.services.transfer import (
     EXPORT_FORMAT,
     EXPORT_VERSION,
@@ -91,6 +93,7 @@ __all__ = [
     "resend_bot_turns",
     "resign",
     "run_game_nights",
+    "run_tournaments",
     "schedule_night",
     "seat_name",
     "start_game",

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.models import EmailAddress
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 
 from accounts.models import User
@@ -14,7 +14,7 @@ EDITORS_GROUP = "Rulebook editors"
 
 
 class Command(BaseCommand):
-    help = "Create (or reset) the demo member, who is also a rulebook editor."
+    help = "Create (or reset) the demo member, a rulebook editor and tournament organiser."
 
     def handle(self, *args: Any, **options: Any) -> None:
         user, created = User.objects.get_or_create(
@@ -29,10 +29,15 @@ class Command(BaseCommand):
         )
         editors, _ = Group.objects.get_or_create(name=EDITORS_GROUP)
         user.groups.add(editors)
+        # The demo organises tournaments (games.organise_tournament).
+        user.user_permissions.add(
+            Permission.objects.get(codename="organise_tournament", content_type__app_label="games")
+        )
         verb = "Created" if created else "Ready"
         self.stdout.write(
             self.style.SUCCESS(
                 f"{verb}: demo account '{DEMO_USERNAME}' / password '{DEMO_PASSWORD}' "
-                f"(member of '{EDITORS_GROUP}'). Bots ready at levels easy, normal and hard."
+                f"(member of '{EDITORS_GROUP}', organises tournaments). "
+                "Bots ready at levels easy, normal and hard."
             )
         )

@@ -1,0 +1,287 @@
+"""Tournaments through the services and the beat task (games/services/tournaments.py)."""
+
+from __future__ import annotations
+
+import io
+import random
+from datetime import UTC, datetime, timedelta
+from fractions import Fraction
+from itertools import combinations
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from accounts.models import User
+from games import engines, services, tasks
+from games.models import Game, Result, Tournament, TournamentEntry, TournamentTable
+from games.services import tournaments
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime(2026, 5, 1, 17, 0, tzinfo=UTC)
+FIRST = datetime(2026, 5, 1, 18, 0, tzinfo=UTC)
+Entry = TournamentEntry.Status
+
+
+def organiser(username: str = "olga") -> User:
+    user = make_user(username)
+    user.user_permissions.add(Permission.objects.get(codename="organise_tournament"))
+    return User.objects.get(pk=user.pk)  # permissions are cached on the instance
+
+
+def create(by: User, **extra: Any) -> Tournament:
+    fields: dict[str, Any] = {
+        "name": "Spring cup",
+        "engine_slug": "akropolis",
+        "format": "swiss",
+        "table_size": 3,
+        "capacity": 8,
+        "bot_level": "easy",
+        "first_round_at": FIRST,
+        "round_interval": timedelta(hours=1),
+        "rounds": 2,
+        "now": NOW,
+    }
+    fields.update(extra)
+    return tournaments.create_tournament(organiser=by, **fields)
+
+
+def beat_at(instant: datetime, capture: Any) -> dict[str, int]:
+    """What the beat task does at `instant`."""
+    import time_machine
+
+    with time_machine.travel(instant, tick=False), capture(execute=True):
+        return tasks.run_tournaments()
+
+
+def play_out(game: Game, rng: random.Random) -> None:
+    """Members play random legal moves, bots their own turns; then the game is scored."""
+    engine = engines.get(game.engine_slug)
+    for _ in range(5_000):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            break
+        state = engine.load(game.state)
+        seat = engine.to_move(state)[0]
+        row = game.seats.get(position=seat)
+        if row.is_bot:
+            assert services.play_bot_turn(game_id=game.pk, seat=seat, expected_version=game.version)
+        else:
+            move = rng.choice(engine.legal_moves(state, seat))
+            services.play_move(game_id=game.pk, seat=seat, move=move, expected_version=game.version)
+    services.finish_game(game_id=game.pk)
+
+
+def members_at(table: Any) -> list[User | None]:
+    seats = table.game.seats.order_by("position")
+    return [s.user if not s.bot_level or s.bot_took_over else None for s in seats]
+
+
+def expected_points(t: Tournament) -> dict[int, Fraction]:
+    """Tournament points straight from the rule: at a table of n, n - 1 for first ... 0 for
+    last, a shared place sharing the points of the places it covers."""
+    points: dict[int, Fraction] = {}
+    for table in TournamentTable.objects.filter(round__tournament=t):
+        results = list(Result.objects.filter(game=table.game))
+        n = len(results)
+        for r in results:
+            shared = [o for o in results if o.rank == r.rank]
+            first = sorted(o.rank for o in results).index(r.rank)  # 0-based best place
+            places = range(first, first + len(shared))
+            entry = table.entries[r.seat]
+            if entry is not None:
+                share = Fraction(sum(n - 1 - p for p in places), len(shared))
+                points[entry] = points.get(entry, Fraction(0)) + share
+    return points
+
+
+def test_only_an_organiser_creates_a_tournament(alice: User) -> None:
+    with pytest.raises(services.GameError) as exc:
+        create(alice)
+    assert exc.value.code == "not_organiser"
+    t = create(organiser())
+    assert [(r.number, r.starts_at) for r in t.rounds.all()] == [
+        (1, FIRST),
+        (2, FIRST + timedelta(hours=1)),
+    ]
+
+
+@pytest.mark.parametrize("size", [1, 5])
+def test_a_table_size_outside_the_games_player_counts_is_refused(size: int) -> None:
+    with pytest.raises(services.GameError) as exc:
+        create(organiser(), table_size=size)
+    assert exc.value.code == "bad_players"
+    assert not Tournament.objects.exists()
+
+
+def test_a_round_robin_has_one_round_more_than_the_table_size() -> None:
+    t = create(organiser(), format="round_robin", table_size=2, rounds=None)
+    assert t.rounds.count() == 3
+
+
+def test_beyond_the_places_members_wait_and_a_withdrawal_gives_the_place(
+    alice: User, bob: User, carol: User
+) -> None:
+    t = create(organiser(), capacity=2)
+    for member in (alice, bob, carol):
+        services.tournaments.register(tournament_id=t.pk, user=member)
+    status = dict(t.entries.values_list("user__username", "status"))
+    assert status == {"alice": Entry.REGISTERED, "bob": Entry.REGISTERED, "carol": Entry.WAITLISTED}
+    tournaments.withdraw(tournament_id=t.pk, user=alice)
+    status = dict(t.entries.values_list("user__username", "status"))
+    assert status == {"alice": Entry.WITHDRAWN, "bob": Entry.REGISTERED, "carol": Entry.REGISTERED}
+
+
+def test_a_tournament_with_one_member_at_its_first_round_is_cancelled(
+    alice: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    t = create(organiser())
+    tournaments.register(tournament_id=t.pk, user=alice)
+    assert beat_at(FIRST, django_capture_on_commit_callbacks)["cancelled"] == 1
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.CANCELLED
+    assert not Game.objects.exists()
+
+
+def test_a_small_swiss_tournament_is_played_end_to_end(
+    quick_bots: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    rng = random.Random(5)
+    t = create(organiser())
+    members = [make_user(f"m{i}") for i in range(5)]
+    for member in members:
+        tournaments.register(tournament_id=t.pk, user=member)
+
+    assert beat_at(FIRST - timedelta(seconds=1), capture)["started"] == 0
+    assert beat_at(FIRST, capture)["started"] == 1
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.RUNNING
+    first = t.rounds.get(number=1)
+    tables = list(first.tables.order_by("number"))
+    # Round 1 in order of entry: a full table, and a table that one bot completes.
+    assert [members_at(x) for x in tables] == [members[:3], [*members[3:], None]]
+    bot_seat = tables[1].game.seats.get(position=2)
+    assert (bot_seat.user, bot_seat.bot_level) == (None, "easy")
+    for member, table in zip(members, [0, 0, 0, 1, 1], strict=True):
+        notice = member.notifications.get(kind="tournament_round")
+        assert notice.link == tables[table].game.get_absolute_url()
+    for table in tables:
+        play_out(table.game, rng)
+
+    # The second round waits for its time even though the first is over.
+    assert beat_at(FIRST + timedelta(minutes=30), capture) == {
+        "closed": 1,
+        "started": 0,
+        "cancelled": 0,
+        "finished": 0,
+    }
+    after_one = tournaments.standings(t)
+    assert len(after_one) == 5
+    assert beat_at(FIRST + timedelta(hours=1), capture)["started"] == 1
+    second = list(t.rounds.get(number=2).tables.order_by("number"))
+    seated = [u for x in second for u in members_at(x)]
+    assert sorted(u.pk for u in seated if u) == sorted(m.pk for m in members)
+    assert seated.count(None) == 1 and members_at(second[-1])[-1] is None
+    # The leader after round 1 sits at the top table unless that would add a repeat: the
+    # meetings of round 1 allow it here (a table of three can hold the leader and two members
+    # who did not meet them, with at most one pair that met).
+    leader = TournamentEntry.objects.get(pk=after_one[0].member).user
+    assert leader in members_at(second[0])
+    for table in second:
+        play_out(table.game, rng)
+
+    assert beat_at(FIRST + timedelta(hours=1, minutes=1), capture)["finished"] == 1
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    rows = tournaments.standings(t)
+    expected = expected_points(t)
+    assert {r.member: r.points for r in rows} == expected
+    assert all(r.played == 2 for r in rows)
+    points = [r.points for r in rows]
+    assert points == sorted(points, reverse=True)
+    # Bots are never ranked.
+    assert all(r.member is not None for r in rows)
+
+
+def test_a_withdrawal_hands_the_running_seat_to_a_bot_and_the_member_is_paired_no_more(
+    quick_bots: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    t = create(organiser(), table_size=2)
+    members = [make_user(f"m{i}") for i in range(4)]
+    for member in members:
+        tournaments.register(tournament_id=t.pk, user=member)
+    beat_at(FIRST, capture)
+    quitter = members[0]
+    tournaments.withdraw(tournament_id=t.pk, user=quitter)
+    table = t.rounds.get(number=1).tables.get(number=1)
+    seat = table.game.seats.get(user=quitter)
+    assert seat.resigned and seat.is_bot
+    rng = random.Random(1)
+    for x in t.rounds.get(number=1).tables.all():
+        play_out(x.game, rng)
+    beat_at(FIRST + timedelta(hours=1), capture)
+    second = [u for x in t.rounds.get(number=2).tables.all() for u in members_at(x)]
+    assert quitter not in second
+    assert second.count(None) == 1  # three members: a bot completes the second table
+
+
+def test_a_late_entry_starts_at_zero_and_plays_from_the_next_round(
+    quick_bots: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    t = create(organiser(), table_size=2)
+    members = [make_user(f"m{i}") for i in range(2)]
+    for member in members:
+        tournaments.register(tournament_id=t.pk, user=member)
+    beat_at(FIRST, capture)
+    late = make_user("late")
+    tournaments.register(tournament_id=t.pk, user=late)
+    play_out(t.rounds.get(number=1).tables.get().game, random.Random(2))
+    beat_at(FIRST + timedelta(hours=1), capture)
+    rows = {TournamentEntry.objects.get(pk=r.member).user: r for r in tournaments.standings(t)}
+    assert rows[late].points == 0 and rows[late].played == 0
+    seated = [u for x in t.rounds.get(number=2).tables.all() for u in members_at(x)]
+    assert late in seated
+
+
+def test_a_round_robin_seats_every_pair_together_once(
+    quick_bots: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    t = create(organiser(), format="round_robin", table_size=2, rounds=None)
+    members = [make_user(f"m{i}") for i in range(4)]
+    for member in members:
+        tournaments.register(tournament_id=t.pk, user=member)
+    rng = random.Random(3)
+    met = []
+    for n in range(3):
+        beat_at(FIRST + timedelta(hours=n), capture)
+        for table in t.rounds.get(number=n + 1).tables.all():
+            met.append(frozenset(u.pk for u in members_at(table)))
+            play_out(table.game, rng)
+    assert sorted(met, key=sorted) == sorted(
+        (frozenset((a.pk, b.pk)) for a, b in combinations(members, 2)), key=sorted
+    )
+
+
+def test_the_demo_account_organises_tournaments() -> None:
+    from django.core.management import call_command
+
+    call_command("create_demo", stdout=io.StringIO())
+    assert tournaments.may_organise(User.objects.get(username="demo"))
+
+
+def test_a_round_robin_takes_no_late_entry(
+    quick_bots: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    t = create(organiser(), format="round_robin", table_size=2, rounds=None)
+    for member in (make_user("m0"), make_user("m1")):
+        tournaments.register(tournament_id=t.pk, user=member)
+    beat_at(FIRST, django_capture_on_commit_callbacks)
+    with pytest.raises(services.GameError) as exc:
+        tournaments.register(tournament_id=t.pk, user=make_user("late"))
+    assert exc.value.code == "tournament_closed"
