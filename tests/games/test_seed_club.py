@@ -75,3 +75,25 @@ def test_seeding_inside_a_transaction_refreshes_the_statistics_too() -> None:
     # VACUUM cannot run in a transaction block: there the statistics come from ANALYZE alone.
     call_command("seed_club", games=4, members=3, jobs=1, seed=2)
     assert_planner_counts_the_results()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("games", "jobs"), [(7, 1), (7, 2), (2, 2)])
+def test_seeding_stores_every_game_it_reports_when_the_last_batch_is_partial(
+    games: int, jobs: int, monkeypatch
+) -> None:
+    """Issue 33, item 8: with --jobs above 1, the games of a last partial batch were never
+    written (`--games 150` stored 100, `--games 8` none) while the command reported them all.
+    The batch is three games here, so 7 games end with a batch of one and 2 games make only a
+    partial batch."""
+    from io import StringIO
+
+    from games.management.commands import seed_club
+
+    monkeypatch.setattr(seed_club, "BATCH", 3)
+    out = StringIO()
+    call_command("seed_club", games=games, members=3, jobs=jobs, seed=4, stdout=out)
+    assert Game.objects.count() == games
+    moves = Move.objects.count()
+    assert out.getvalue().startswith(f"{games} games ({moves} moves) for 3 members")
+    call_command("audit_games")

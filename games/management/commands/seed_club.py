@@ -62,19 +62,31 @@ class Command(BaseCommand):
         book = seeding.RatingBook.load()
         end = timezone.now()
         moves = 0
+        stored = 0
         with tqdm(total=games, unit="game", desc="seed_club", file=sys.stderr) as bar:
             batch: list[seeding.Played] = []
+
+            def write() -> None:
+                nonlocal batch, stored, moves
+                seeding.write(batch, club, book, games=games, end=end, days=options["days"])
+                stored += len(batch)
+                moves += sum(len(played.moves) for played in batch)
+                bar.update(len(batch))
+                batch = []
+
             for played in self.played_games(specs, jobs):
                 batch.append(played)
-                moves += len(played.moves)
-                if len(batch) == BATCH or played.spec is specs[-1]:
-                    seeding.write(batch, club, book, games=games, end=end, days=options["days"])
-                    bar.update(len(batch))
-                    batch = []
+                if len(batch) == BATCH:
+                    write()
+            # The last batch is partial whenever --games is not a multiple of BATCH. (A
+            # played game's spec came back from another process: a copy, never `specs[-1]`.)
+            if batch:
+                write()
         seeding.analyze()
         seconds = time.perf_counter() - started
+        # What was stored, counted as it was written, not what was asked for.
         self.stdout.write(
             self.style.SUCCESS(
-                f"{games} games ({moves} moves) for {members} members in {seconds:.0f} s."
+                f"{stored} games ({moves} moves) for {members} members in {seconds:.0f} s."
             )
         )
