@@ -57,10 +57,13 @@ class Command(BaseCommand):
         if not 0 <= options["bot_share"] < 1:
             raise CommandError("--bot-share is a share of the seats, from 0 to below 1.")
         started = time.perf_counter()
-        club = seeding.ensure_members(members)
         specs = seeding.plan(games, members, seed=options["seed"], bot_share=options["bot_share"])
-        book = seeding.RatingBook.load()
         end = timezone.now()
+        # Members joined over the same days as the games, each before their first game, so
+        # the club page's newest members and the profiles' "member since" look like a club's.
+        joined = seeding.joining_times(specs, members, end=end, days=options["days"])
+        club = seeding.ensure_members(members, joined)
+        book = seeding.RatingBook.load()
         moves = 0
         stored = 0
         with tqdm(total=games, unit="game", desc="seed_club", file=sys.stderr) as bar:
