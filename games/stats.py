@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Avg, Count, F, Max, Q, QuerySet
+from django.db.models import Avg, Count, Exists, F, Max, OuterRef, Q, QuerySet
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -90,11 +90,14 @@ def finished_games(
         games = games.filter(results__user=user, results__rank=1)
     elif outcome == "lost":
         games = games.filter(results__user=user, results__rank__gt=1)
+    # The opponent as a condition on the game (EXISTS), not a join: a game where two bots of
+    # the level sat would come back once per bot.
     kind, _, value = opponent.partition(":")
     if kind == "u" and value:
-        games = games.filter(seats__user__username=value)
+        games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user__username=value)))
     elif kind == "b" and value in BOT_LABELS:
-        games = games.filter(seats__bot_level=value, seats__user__isnull=True)
+        bots = Seat.objects.filter(game=OuterRef("pk"), bot_level=value, user__isnull=True)
+        games = games.filter(Exists(bots))
     # A page never draws the board: the cached state is the largest column by far.
     return games.defer("state").order_by("-finished_at", "-pk")
 

@@ -156,6 +156,42 @@ def test_history_ignores_nonsense_filters_and_pages(club, alice) -> None:
     assert history_ids(alice, "?game=chess&result=drawn") == every
 
 
+def test_history_lists_a_game_once_when_two_bots_of_the_level_sat(alice) -> None:
+    """Issue 33, item 6: `?opponent=b:normal` listed a game with two normal bots twice."""
+    two_bots = finished("akropolis", 1, [(alice, 50, 1), ("normal", 40, 2), ("normal", 30, 3)])
+    one_bot = finished("babylon", 2, [(alice, 10, 2), ("normal", 25, 1)])
+    assert history_ids(alice, "?opponent=b:normal") == [one_bot.pk, two_bots.pk]
+    assert history_ids(alice, "?opponent=b:normal&result=won") == [two_bots.pk]
+
+
+def test_history_says_plainly_that_the_opponent_in_the_address_is_not_one(
+    club, alice, dave
+) -> None:
+    """Issue 33, item 6: an unknown opponent (no such member, a member never met, a level
+    never played) showed "Anyone" over an empty list. The page says so and lists every
+    finished game, as "Anyone" does."""
+    every = history_ids(alice)
+    for key in ("u:nobody", "u:dave", "b:hard", "x"):
+        page = client_for(alice).get(reverse("games:history") + f"?opponent={key}").text
+        assert "is not one of your opponents" in page, key
+        assert history_ids(alice, f"?opponent={key}") == every
+    page = client_for(alice).get(reverse("games:history") + "?opponent=u:bob").text
+    assert "is not one of your opponents" not in page
+
+
+@pytest.fixture
+def dave(db: None) -> User:
+    return make_user("dave", display_name="Dave")
+
+
+def test_history_page_numbers_below_one_show_the_first_page(alice, bob) -> None:
+    """Issue 33, item 6: `page=0` and `page=-1` jumped to the last page."""
+    games = [finished("akropolis", day, [(alice, day, 1), (bob, 0, 2)]) for day in range(25)]
+    newest = [g.pk for g in reversed(games[5:])]
+    for number in ("0", "-1", "-30"):
+        assert history_ids(alice, f"?page={number}") == newest, number
+
+
 def test_history_pages_hold_twenty_games(alice, bob) -> None:
     games = [finished("akropolis", day, [(alice, day, 1), (bob, 0, 2)]) for day in range(25)]
     assert history_ids(alice) == [g.pk for g in reversed(games[5:])]
@@ -223,7 +259,7 @@ def test_head_to_head_counts_places_against_members_and_bots(club, alice) -> Non
 
     def row(key: str) -> list[int]:
         found = re.search(rf'<tr data-opponent="{key}">.*?</tr>', page, re.S).group(0)
-        return [int(n) for n in re.findall(r"<td>(\d+)</td>", found)]
+        return [int(n) for n in re.findall(r"<td[^>]*>(\d+)</td>", found)]
 
     # Games together, finished ahead, behind, level (same rank).
     assert row("u:bob") == [3, 1, 1, 1]  # g1 ahead, g2 behind, g3 shared win

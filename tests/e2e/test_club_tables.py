@@ -1,0 +1,61 @@
+"""The history and a profile's head-to-head on a phone (issue 33, item 6): at 1280 px and at
+390 px, in English, Hungarian and Polish, each game's place, score, winner and rating change,
+and every figure of the head-to-head, are seen without scrolling sideways."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from tests.conftest import make_user
+from tests.e2e.test_final_table import SEEN_WITHOUT_SIDEWAYS_SCROLLING
+from tests.e2e.test_play import logged_in_page
+from tests.games.test_stats import finished
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = {1280: 800, 390: 844}
+LANGUAGES = ("en", "hu", "pl")
+
+
+def assert_seen(page: Any, selector: str, count: int, where: str) -> None:
+    cells = page.locator(selector)
+    assert cells.count() == count, (where, selector)
+    for i in range(count):
+        cell = cells.nth(i)
+        assert cell.inner_text().strip(), f"{where}: {selector} {i} is empty"
+        found = cell.evaluate(SEEN_WITHOUT_SIDEWAYS_SCROLLING)
+        assert found["pageWidth"] <= found["viewport"], f"{where}: the page scrolls sideways"
+        assert found["scrollX"] == 0 and found["scrolledBoxes"] == [], (where, found)
+        assert found["left"] >= 0 and found["right"] <= found["viewport"], (where, selector, found)
+        assert found["seen"], f"{where}: {selector} {i} is hidden"
+
+
+def test_history_and_head_to_head_keep_their_key_columns_on_a_phone(
+    asgi_server: str, new_page: Any
+) -> None:
+    # Long names, as members choose them.
+    alice = make_user("alice", display_name="Alexandra Wiśniewska-Kovács")
+    bob = make_user("bob", display_name="Bartholomew Szczepański-Nagy")
+    carol = make_user("carol", display_name="Karolina Brzęczyszczykiewicz")
+    finished("tower-of-babel", 1, [(alice, 50, 1, {}, 0.0, 1.0), (bob, 40, 2), (carol, 3, 3)])
+    finished("hanging-gardens", 2, [(alice, 30, 2, {}, 1.0, 0.5), (bob, 45, 1), ("normal", 9, 3)])
+    finished("akropolis", 3, [(alice, 60, 1), (carol, 60, 1)], rated=False)
+    for width, height in WIDTHS.items():
+        page = logged_in_page(
+            new_page, asgi_server, alice, viewport={"width": width, "height": height}
+        )
+        for language in LANGUAGES:
+            User.objects.filter(pk=alice.pk).update(language=language)
+            where = f"{width} px, {language}"
+            page.goto(f"http://{asgi_server}/games/history/")
+            assert page.locator("html").get_attribute("lang") == language, where
+            for column in ("place", "score", "winners", "rated"):
+                assert_seen(page, f".history-table td.{column}", 3, f"history, {where}")
+            page.goto(f"http://{asgi_server}/members/profile/alice/")
+            for column in ("th", "td"):
+                count = 3 if column == "th" else 12  # bob, carol, the normal bot; 4 figures
+                assert_seen(page, f".head-to-head tbody {column}", count, f"profile, {where}")
+        assert page.errors == []
