@@ -44,12 +44,28 @@ def _game(params: dict[str, Any]) -> str:
     return f"{title} #{params['game']}" if params.get("game") else title
 
 
-def _when(params: dict[str, Any]) -> str:
+def zoned_time(instant: datetime) -> str:
+    """The clock time in the active time zone with the zone's name: "06:10 CET" (a reader in
+    London reads "05:10 GMT"; a time without its zone means two things to two readers)."""
+    local = timezone.localtime(instant)
+    return f"{local:%H:%M} {local.tzname()}"
+
+
+def zoned(instant: datetime) -> str:
+    """The day and the zoned time, as a notice's list and a live toast show when it came."""
+    day = formats.date_format(timezone.localtime(instant), "DATE_FORMAT")
+    return f"{day}, {zoned_time(instant)}"
+
+
+def _day_and_time(params: dict[str, Any]) -> dict[str, str]:
+    """The night's day (the language's date format) and its zoned time, in the reader's
+    zone; a sentence puts them where its language does ("on … at …")."""
     try:
         instant = datetime.fromisoformat(str(params.get("starts_at", "")))
     except ValueError:
-        return ""
-    return formats.date_format(timezone.localtime(instant), "DATETIME_FORMAT")
+        return {"day": "", "time": ""}
+    day = formats.date_format(timezone.localtime(instant), "DATE_FORMAT")
+    return {"day": day, "time": zoned_time(instant)}
 
 
 TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
@@ -69,18 +85,19 @@ TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
         % {"game": _game(p)}
     ),
     Kind.NIGHT_INVITED: lambda p: (
-        _("%(host)s invites you to a game night: %(game)s on %(when)s.")
-        % {"host": p.get("host", ""), "game": _game(p), "when": _when(p)}
+        _("%(host)s invites you to a game night: %(game)s on %(day)s at %(time)s.")
+        % {"host": p.get("host", ""), "game": _game(p), **_day_and_time(p)}
     ),
     Kind.NIGHT_REMINDER: lambda p: (
-        _("The game night of %(game)s starts at %(when)s.") % {"game": _game(p), "when": _when(p)}
+        _("The %(game)s game night starts on %(day)s at %(time)s.")
+        % {"game": _game(p), **_day_and_time(p)}
     ),
     Kind.NIGHT_STARTED: lambda p: (
         _("The game night has begun: %(game)s is on the table.") % {"game": _game(p)}
     ),
     Kind.NIGHT_CANCELLED: lambda p: (
-        _("The game night of %(game)s on %(when)s was cancelled: nobody joined.")
-        % {"game": _game(p), "when": _when(p)}
+        _("The %(game)s game night on %(day)s at %(time)s was cancelled: nobody joined.")
+        % {"game": _game(p), **_day_and_time(p)}
     ),
 }
 
