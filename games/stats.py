@@ -393,3 +393,12 @@ def leaderboard(engine_slug: str) -> list[dict[str, Any]]:
         neighbours = board[max(index - 1, 0) : index + 2]
         row["tied"] = sum(1 for other in neighbours if other["place"] == row["place"]) > 1
     return board
+
+
+def top_of_every_game(count: int = 5) -> list[dict[str, Any]]:
+    """The first `count` rows of each game's standings (the club page and the standings'
+    index), in the catalogue's order; one query per game."""
+    return [
+        {"slug": slug, "title": title, "board": leaderboard(slug)[:count]}
+        for slug, title in game_titles().items()
+    ]

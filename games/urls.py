@@ -17,6 +17,7 @@ urlpatterns = [
     path("nights/<int:night_id>/leave/", nights.leave, name="night-leave"),
     path("nights/<int:night_id>/cancel/", nights.cancel, name="night-cancel"),
     path("nights/<int:night_id>/calendar.ics", nights.calendar, name="night-calendar"),
+    path("standings/", members.standings, name="standings"),
     path("standings/<slug:slug>/", members.leaderboard, name="leaderboard"),
     path("<int:game_id>/", play.play, name="play"),
     path("<int:game_id>/join/", lobby.join, name="join"),
