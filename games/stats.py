@@ -14,11 +14,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, Exists, F, Max, OuterRef, Q, QuerySet
-from django.utils import formats, timezone
-from django.utils.translation import gettext as _
 
 from games import boards, catalog, ratings
 from games.models import Game, Rating, Result, Seat
+from games.rating_chart import rating_chart
 from games.rendering import BOT_LABELS
 
 # A leaderboard lists a member or bot level after this many rated games of that game.
@@ -243,61 +242,34 @@ def rating_points(user: Any, slugs: list[str]) -> dict[str, list[dict[str, Any]]
     rows = (
         Result.objects.filter(user=user, rating_after__isnull=False, game__engine_slug__in=slugs)
         .order_by("-game__finished_at", "-game_id")
-        .values_list("game__engine_slug", "game_id", "game__finished_at", "rating_after")
+        .values_list(
+            "game__engine_slug",
+            "game_id",
+            "game__finished_at",
+            "rating_after",
+            "rating_before",
+            "rank",
+            "game__players",
+        )
     )
     points: dict[str, list[dict[str, Any]]] = defaultdict(list)
     # Read newest first until every game has its points; a game of which the member has
     # played only a few lets the query run to the end of their rated games.
-    for slug, game_id, finished_at, after in rows.iterator(chunk_size=500):
+    for slug, game_id, finished_at, after, before, place, players in rows.iterator(chunk_size=500):
         if len(points[slug]) < CHART_POINTS:
             points[slug].append(
-                {"game_id": game_id, "date": finished_at, "rating": ratings.display(after)}
+                {
+                    "game_id": game_id,
+                    "date": finished_at,
+                    "rating": ratings.display(after),
+                    "before": ratings.display(before or 0.0),
+                    "place": place,
+                    "players": players,
+                }
             )
         elif all(len(points[s]) >= CHART_POINTS for s in slugs):
             break
     return {slug: list(reversed(found)) for slug, found in points.items() if found}
-
-
-# The chart's drawing area in SVG units; the picture scales to its box.
-CHART_WIDTH, CHART_HEIGHT, CHART_LEFT, CHART_TOP, CHART_BOTTOM = 480, 180, 48, 12, 24
-
-
-def rating_chart(points: list[dict[str, Any]]) -> dict[str, Any]:
-    """A line through the ratings with a marked point per game; numbers are plain ints
-    (DESIGN: SVG numbers are never localized). Each point's words are made here, once: a
-    chart has up to CHART_POINTS of them, and a template tag per point adds up."""
-    values = [p["rating"] for p in points]
-    low, high = min(values), max(values)
-    if high - low < 20:  # a flat line sits in the middle of a 20-point band
-        low, high = low - 10, high + 10
-    inner_w = CHART_WIDTH - CHART_LEFT - 8
-    inner_h = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
-    step = inner_w / max(len(points) - 1, 1)
-    marks = []
-    for i, point in enumerate(points):
-        x = CHART_LEFT + (round(i * step) if len(points) > 1 else inner_w // 2)
-        y = CHART_TOP + round((high - point["rating"]) * inner_h / (high - low))
-        day = formats.date_format(timezone.localtime(point["date"]), "SHORT_DATE_FORMAT")
-        label = _("Game #%(number)s, %(date)s: %(rating)s") % {
-            "number": point["game_id"],
-            "date": day,
-            "rating": point["rating"],
-        }
-        marks.append({**point, "x": x, "y": y, "day": day, "label": label})
-    return {
-        "width": CHART_WIDTH,
-        "height": CHART_HEIGHT,
-        "points": marks,
-        "line": " ".join(f"{m['x']},{m['y']}" for m in marks),
-        "high": high,
-        "low": low,
-        "top": CHART_TOP,
-        "bottom": CHART_HEIGHT - CHART_BOTTOM,
-        "left": CHART_LEFT,
-        "right": CHART_WIDTH - 8,
-        "first": values[0],
-        "last": values[-1],
-    }
 
 
 def average_breakdown(user: Any, slug: str) -> tuple[list[dict[str, Any]], int]:

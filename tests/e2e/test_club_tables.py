@@ -59,3 +59,48 @@ def test_history_and_head_to_head_keep_their_key_columns_on_a_phone(
                 count = 3 if column == "th" else 12  # bob, carol, the normal bot; 4 figures
                 assert_seen(page, f".head-to-head tbody {column}", count, f"profile, {where}")
         assert page.errors == []
+
+
+def test_each_point_of_the_rating_chart_says_its_game_on_focus_and_on_tap(
+    asgi_server: str, new_page: Any
+) -> None:
+    """Issue 33, item 2: details were shown on hover only. A point focused from the keyboard
+    or tapped on a phone shows its game's words above the plot, inside the picture."""
+    alice = make_user("alice", display_name="Alice")
+    bob = make_user("bob", display_name="Bob")
+    for day, (before, after, rank) in enumerate([(0.0, 1.0, 1), (1.0, 0.5, 2), (0.5, 2.0, 1)]):
+        finished("akropolis", day + 1, [(alice, 40, rank, {}, before, after), (bob, 30, 3 - rank)])
+    for width, height in WIDTHS.items():
+        phone = width < 800
+        page = logged_in_page(
+            new_page,
+            asgi_server,
+            alice,
+            viewport={"width": width, "height": height},
+            has_touch=phone,
+        )
+        for language in LANGUAGES:
+            User.objects.filter(pk=alice.pk).update(language=language)
+            where = f"{width} px, {language}"
+            page.goto(f"http://{asgi_server}/members/profile/alice/")
+            points = page.locator(".rating-chart-svg .point")
+            assert points.count() == 3, where
+            readouts = page.locator(".rating-chart-svg .readout")
+            assert not readouts.nth(1).is_visible(), where
+            if phone:
+                points.nth(1).locator(".target").tap()
+            else:
+                points.nth(0).focus()
+                page.keyboard.press("Tab")  # the next point
+            assert page.evaluate("document.activeElement.getAttribute('class')") == "point", where
+            shown = readouts.nth(1)
+            assert shown.is_visible(), where
+            assert not readouts.nth(0).is_visible() and not readouts.nth(2).is_visible(), where
+            assert "1020" in shown.text_content(), where
+            box, svg = shown.bounding_box(), page.locator(".rating-chart-svg").bounding_box()
+            assert box["x"] >= svg["x"] and box["x"] + box["width"] <= svg["x"] + svg["width"], (
+                where,
+                box,
+                svg,
+            )
+        assert page.errors == []

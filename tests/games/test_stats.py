@@ -232,13 +232,65 @@ def test_profile_chart_marks_each_rated_game_with_its_number(club, alice) -> Non
     section = page[page.index('data-game="akropolis"') : page.index('data-game="babylon"')]
     svg = section[section.index("<svg") : section.index("</svg>")]
     assert svg.count("<rect") == 3 and "<polyline" in svg
+    # Issue 33, item 2: each point's words are its readout (shown on focus), not a <title>.
     for game, number in ((club["g1"], 1040), (club["g2"], 1020), (club["g3"], 1080)):
-        assert f"Game #{game.pk}, " in svg and f": {number}</title>" in svg
-    table = section[section.index('<table class="visually-hidden">') :]
+        assert f"Game #{game.pk}, " in svg and f"rating {number} (" in svg
+    table = section[section.index('<details class="rating-table">') :]
     assert [int(n) for n in re.findall(r"<td>(\d{4})</td></tr>", table)] == [1040, 1020, 1080]
     # The unrated Babylon game draws no chart.
     babylon = page[page.index('data-game="babylon"') :]
     assert "<svg" not in babylon.split("</section>")[0]
+
+
+def test_the_rating_chart_explains_itself(club, alice) -> None:
+    """Issue 33, item 2: a title, a value axis with several values and a date axis, each game
+    a point that takes the focus (a tap focuses it too) and shows its result, and a table to
+    read instead of the picture."""
+    page = client_for(alice).get(reverse("accounts:member", args=["alice"])).content.decode()
+    section = page[page.index('data-game="akropolis"') : page.index('data-game="babylon"')]
+    figure = section[section.index('<figure class="rating-chart"') : section.index("</figure>")]
+    assert "<figcaption" in figure and "Rating in Akropolis" in figure
+    svg = figure[figure.index("<svg") : figure.index("</svg>")]
+    values = [int(v) for v in re.findall(r'<text class="tick value"[^>]*>(\d+)</text>', svg)]
+    assert len(values) >= 3 and values == sorted(values)
+    assert values[0] <= 1020 and values[-1] >= 1080  # the ratings 1040, 1020, 1080 lie within
+    dates = re.findall(r'<text class="tick date"[^>]*>([^<]+)</text>', svg)
+    assert dates[0] == "11/03/2026" and dates[-1] == "11/05/2026"  # games 1 and 3 (Budapest)
+    points = re.findall(r'<g class="point" tabindex="0"[^>]*>(.*?)</g>', svg, re.S)
+    assert len(points) == 3
+    g1, g2, g3 = club["g1"].pk, club["g2"].pk, club["g3"].pk
+    for point, text in zip(
+        points,
+        (
+            f"Game #{g1}, 11/03/2026: placed 1 of 3, rating 1040 (+40)",
+            f"Game #{g2}, 11/04/2026: placed 2 of 2, rating 1020 (-20)",
+            f"Game #{g3}, 11/05/2026: placed 1 of 3, rating 1080 (+60)",
+        ),
+        strict=True,
+    ):
+        assert '<text class="readout"' in point and f">{text}</text>" in point
+    # The table is there for everyone, folded under the chart.
+    assert "<details" in figure and "visually-hidden" not in figure
+    table = figure[figure.index("<table") :]
+    assert [int(n) for n in re.findall(r"<td>(\d{4})</td>", table)] == [1040, 1020, 1080]
+
+
+def test_a_single_rated_game_is_said_rather_than_drawn(alice, bob) -> None:
+    """Issue 33, item 2: one rated game drew a lone dot."""
+    finished("babylon", 1, [(alice, 30, 1, {}, 0.0, 0.5), (bob, 20, 2)])
+    page = client_for(alice).get(reverse("accounts:member", args=["alice"])).content.decode()
+    figure = page[page.index('<figure class="rating-chart"') : page.index("</figure>")]
+    assert "<svg" not in figure
+    assert "After 1 rated game: 1020 (+20 from 1000)." in figure
+
+
+def test_hungarian_calls_the_rating_one_name(club, alice) -> None:
+    """Issue 33, item 2: the figures said "Értékszám", the chart and notes "Pontszám"."""
+    client = client_for(alice)
+    User.objects.filter(pk=alice.pk).update(language="hu")
+    page = client.get(reverse("accounts:member", args=["alice"])).content.decode()
+    chart = page[page.index('<figure class="rating-chart"') : page.index("</figure>")]
+    assert "Értékszám" in chart and "ontszám" not in chart
 
 
 @pytest.mark.parametrize("language", ["hu", "pl"])
