@@ -29,6 +29,8 @@ class Kind(models.TextChoices):
     NIGHT_REMINDER = "night_reminder", gettext_lazy("A game night starts soon")
     NIGHT_STARTED = "night_started", gettext_lazy("A game night has begun")
     NIGHT_CANCELLED = "night_cancelled", gettext_lazy("A game night was cancelled")
+    NIGHT_JOINED = "night_joined", gettext_lazy("Someone joined your game night")
+    NIGHT_LEFT = "night_left", gettext_lazy("Someone left your game night")
 
 
 def game_title(slug: str) -> str:
@@ -68,6 +70,31 @@ def _day_and_time(params: dict[str, Any]) -> dict[str, str]:
     return {"day": day, "time": zoned_time(instant)}
 
 
+def _cancelled(params: dict[str, Any]) -> str:
+    """Why the night is off, as it concerns the reader: the host cancelled a night they had
+    joined or were invited to, or nobody joined by the time (the beat's cancel)."""
+    values = {"host": params.get("host", ""), "game": _game(params), **_day_and_time(params)}
+    if params.get("reason") == "joined":
+        return (
+            _(
+                "%(host)s cancelled the %(game)s game night on %(day)s at %(time)s that you had "
+                "joined."
+            )
+            % values
+        )
+    if params.get("reason") == "invited":
+        return (
+            _(
+                "%(host)s cancelled the %(game)s game night on %(day)s at %(time)s that you were "
+                "invited to."
+            )
+            % values
+        )
+    return (
+        _("The %(game)s game night on %(day)s at %(time)s was cancelled: nobody joined.") % values
+    )
+
+
 TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
     Kind.JOINED: lambda p: (
         _("%(name)s joined your game of %(game)s.") % {"name": p.get("name", ""), "game": _game(p)}
@@ -95,9 +122,14 @@ TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
     Kind.NIGHT_STARTED: lambda p: (
         _("The game night has begun: %(game)s is on the table.") % {"game": _game(p)}
     ),
-    Kind.NIGHT_CANCELLED: lambda p: (
-        _("The %(game)s game night on %(day)s at %(time)s was cancelled: nobody joined.")
-        % {"game": _game(p), **_day_and_time(p)}
+    Kind.NIGHT_CANCELLED: _cancelled,
+    Kind.NIGHT_JOINED: lambda p: (
+        _("%(name)s joined your %(game)s game night on %(day)s at %(time)s.")
+        % {"name": p.get("name", ""), "game": _game(p), **_day_and_time(p)}
+    ),
+    Kind.NIGHT_LEFT: lambda p: (
+        _("%(name)s left your %(game)s game night on %(day)s at %(time)s.")
+        % {"name": p.get("name", ""), "game": _game(p), **_day_and_time(p)}
     ),
 }
 

@@ -121,6 +121,13 @@ def leave(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def cancel(request: HttpRequest, night_id: int) -> HttpResponse:
+    """A night other members are part of (joined or invited) is cancelled once the host has
+    confirmed it on a second step, which says who will be told."""
+    night = get_night(night_id, request.user)
+    context = night_context(night, request.user)
+    others = [u for u in context["joined"] if u.pk != night.host_id] + context["invited"]
+    if others and request.POST.get("confirm") != "yes" and context["can_cancel"]:
+        return render(request, "games/night.html", {**context, "confirm_cancel": True})
     return _act(request, night_id, services.cancel_night, _("The game night is cancelled."))
 
 
