@@ -219,6 +219,7 @@ def start_night(*, night_id: int, now: datetime) -> str:
     night.game = game
     night.save(update_fields=["status", "game"])
     _tell_after_commit([p.user_id for p in joined], Kind.NIGHT_STARTED, night)
+    announce_lobby_on_commit()  # open night pages fetch their live part: the game's link
     return "started"
 
 

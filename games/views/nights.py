@@ -84,15 +84,24 @@ def night_context(night: GameNight, user: Any) -> dict[str, Any]:
         and may_join(night, user),
         "can_leave": is_scheduled and mine and night.host_id != user.pk,
         "can_cancel": is_scheduled and night.host_id == user.pk,
+        # Once started, the table as it is: the members seated and the bots in the seats
+        # nobody took (never "open seat" any more).
+        "seats": (
+            list(night.game.seats.select_related("user").order_by("position"))
+            if night.game is not None
+            else []
+        ),
     }
 
 
 @require_GET
 @login_required
 def night(request: HttpRequest, night_id: int) -> HttpResponse:
-    return render(
-        request, "games/night.html", night_context(get_night(night_id, request.user), request.user)
-    )
+    """The night's page; over htmx (a hint from the lobby socket, or the socket opening
+    again) only its live part: the status, the seats and what the member can do."""
+    context = night_context(get_night(night_id, request.user), request.user)
+    template = "games/night.html#night-part" if request.htmx else "games/night.html"
+    return render(request, template, context)
 
 
 def _act(request: HttpRequest, night_id: int, action: Any, done: str) -> HttpResponse:
