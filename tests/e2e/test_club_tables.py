@@ -104,3 +104,54 @@ def test_each_point_of_the_rating_chart_says_its_game_on_focus_and_on_tap(
                 svg,
             )
         assert page.errors == []
+
+
+def test_from_the_club_page_to_a_profile_to_the_standings_and_back_to_a_game(
+    asgi_server: str, new_page: Any
+) -> None:
+    """Issue 33, item 1: names lead to people and standings are at hand, at 1280 and 390 px,
+    in English, Hungarian and Polish."""
+    from django.urls import reverse
+
+    from games.models import Rating
+    from tests.e2e.test_play import in_another_thread
+    from tests.games.conftest import build_game
+
+    alice = make_user("alice", display_name="Alice")
+    bob = make_user("bob", display_name="Bob")
+    Rating.objects.create(engine_slug="babylon", user=bob, mu=30, sigma=5, games_played=6)
+    games: list[Any] = []
+    in_another_thread(lambda: games.append(build_game(bob, "easy", engine="babylon", seed=4)))
+    game = games[0]
+    for width, height in WIDTHS.items():
+        page = logged_in_page(
+            new_page, asgi_server, alice, viewport={"width": width, "height": height}
+        )
+        for language in LANGUAGES:
+            User.objects.filter(pk=alice.pk).update(language=language)
+            where = f"{width} px, {language}"
+            page.goto(f"http://{asgi_server}/")
+            running = page.locator(f'#club-running [data-game="{game.pk}"]')
+            running.locator(f'a[href="{reverse("accounts:member", args=["bob"])}"]').click()
+            page.wait_for_url(f"**{reverse('accounts:member', args=['bob'])}")
+            assert page.locator("h1").inner_text() == "Bob", where
+            toggle = page.locator(".site-header .nav-toggle")
+            if toggle.is_visible():
+                toggle.click()
+            page.locator(f'.nav a[href="{reverse("games:standings")}"]').click()
+            page.wait_for_url(f"**{reverse('games:standings')}")
+            top = page.locator('.standings-top[data-game="babylon"]')
+            assert top.locator('[data-player="u:bob"]').is_visible(), where
+            top.locator(f'a[href="{reverse("games:leaderboard", args=["babylon"])}"]').click()
+            page.wait_for_url(f"**{reverse('games:leaderboard', args=['babylon'])}")
+            assert page.locator('tr[data-player="u:bob"]').is_visible(), where
+            page.go_back()
+            page.go_back()
+            page.go_back()
+            page.wait_for_url(f"http://{asgi_server}/")
+            page.locator(
+                f'#club-running a[href="{reverse("games:play", args=[game.pk])}"]'
+            ).first.click()
+            page.wait_for_url(f"**{reverse('games:play', args=[game.pk])}")
+            assert page.locator("html").get_attribute("lang") == language, where
+        assert page.errors == []
