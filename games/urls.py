@@ -12,6 +12,7 @@ urlpatterns = [
     path("history/", history.history, name="history"),
     path("import/", history.import_game, name="import"),
     path("nights/new/", nights.new, name="night-new"),
+    path("nights/invite-search/", nights.invite_search, name="night-invite-search"),
     path("nights/<int:night_id>/", nights.night, name="night"),
     path("nights/<int:night_id>/join/", nights.join, name="night-join"),
     path("nights/<int:night_id>/leave/", nights.leave, name="night-leave"),

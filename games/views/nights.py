@@ -15,11 +15,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from icalendar import Calendar, Event
 
+from accounts import search
 from games import messages as game_messages
 from games import rendering, services
 from games.forms import GameNightForm
 from games.models import GameNight
 from games.services.nights import may_join
+from games.views.common import int_param
 
 # How long a calendar entry lasts: a game night's evening, not the game's exact length.
 CALENDAR_LENGTH = timedelta(hours=2)
@@ -63,7 +65,32 @@ def new(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("The game night is scheduled."))
             return redirect(night)
     status = 400 if request.method == "POST" else 200
-    return render(request, "games/night_new.html", {"form": form}, status=status)
+    chosen = chosen_members(request.POST.getlist("invited"), request.user)
+    return render(request, "games/night_new.html", {"form": form, "chosen": chosen}, status=status)
+
+
+def chosen_members(raw_ids: list[str], user: Any) -> list[Any]:
+    """The members already ticked for an invitation (their ids as the form sent them)."""
+    from accounts.models import User
+
+    ids = {n for n in (int_param(raw) for raw in raw_ids) if n is not None} - {user.pk}
+    return list(User.objects.filter(pk__in=ids, is_active=True).order_by("username"))
+
+
+@require_GET
+@login_required
+def invite_search(request: HttpRequest) -> HttpResponse:
+    """The night form's member search (htmx): the members ticked so far, still ticked, then
+    the members whose name or username matches what was typed."""
+    chosen = chosen_members(request.GET.getlist("invited"), request.user)
+    query = request.GET.get("q", "")[:100]
+    exclude = {request.user.pk, *(m.pk for m in chosen)}
+    matches = search.find_members(query, exclude=exclude)
+    return render(
+        request,
+        "games/_invite_choices.html",
+        {"chosen": chosen, "matches": matches, "query": query.strip()},
+    )
 
 
 def night_context(night: GameNight, user: Any) -> dict[str, Any]:

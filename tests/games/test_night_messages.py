@@ -4,6 +4,7 @@ and leaves, and a night with members is cancelled only once the host confirms.""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -114,3 +115,31 @@ def test_a_night_nobody_else_is_part_of_is_cancelled_in_one_click(alice: User) -
     client.post(reverse("games:night-cancel", args=[lonely.pk]))
     lonely.refresh_from_db()
     assert lonely.status == GameNight.Status.CANCELLED
+
+
+def test_invitations_are_found_by_name_or_username_in_any_letters(alice: User) -> None:
+    """Issue 33, item 4: inviting meant ticking one of ~150 checkboxes. The form searches the
+    members (htmx) by display name or username, whatever the letters typed."""
+    lukasz = make_user("lukasz", display_name="Łukasz Wiśniewski")
+    zoe = make_user("zoe77", display_name="Zoë")
+    make_user("ferenc", display_name="Ferenc")
+    client = Client()
+    client.force_login(alice)
+    url = reverse("games:night-invite-search")
+
+    def found(query: str, *ticked: User) -> list[str]:
+        params = {"q": query, "invited": [str(m.pk) for m in ticked]}
+        page = client.get(url, params).text
+        return re.findall(r'value="(\d+)"( checked)?', page)
+
+    assert found("łuk") == [(str(lukasz.pk), "")]
+    assert found("LUKASZ") == [(str(lukasz.pk), "")]
+    assert found("wisniew") == [(str(lukasz.pk), "")]
+    assert found("zoe") == [(str(zoe.pk), "")]  # by display name and by username
+    assert found("alice") == []  # the host does not invite herself
+    # A member ticked before stays ticked whatever the next search finds.
+    assert found("ferenc", zoe)[0] == (str(zoe.pk), " checked")
+    assert "No member matches “xyz”." in client.get(url, {"q": "xyz"}).text
+    # The form itself lists no member until one is searched for.
+    form = client.get(reverse("games:night-new")).text
+    assert 'name="invited"' not in form and 'id="invite-q"' in form
