@@ -441,3 +441,20 @@ def test_times_in_notices_and_emails_carry_their_zone(
     client = Client()
     client.force_login(bob)
     assert sentence in client.get(reverse("accounts:notifications")).text
+
+
+@pytest.mark.django_db
+def test_each_email_switch_sits_in_its_own_label(client: Client, alice: User) -> None:
+    """Issue 33, item 8: the switches sat far from their labels (a label above a lone box):
+    each box is inside the label that names it, right before the words."""
+    client.force_login(alice)
+    page = client.get(reverse("accounts:profile-edit")).text
+    for name, words in (
+        ("email_your_turn", "E-mail me when it is my turn"),
+        ("email_finished", "E-mail me when a game has finished"),
+        ("email_game_nights", "E-mail me about game nights I am invited to"),
+    ):
+        found = re.search(
+            rf'<label><input type="checkbox" name="{name}"[^>]*> ([^<]+)</label>', page
+        )
+        assert found is not None and found[1].strip() == words, name
