@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -18,7 +19,7 @@ from icalendar import Calendar, Event
 from accounts import search
 from games import messages as game_messages
 from games import rendering, services
-from games.forms import GameNightForm
+from games.forms import GameNightForm, playable_games
 from games.models import GameNight
 from games.services.nights import may_join
 from games.views.common import int_param
@@ -66,7 +67,11 @@ def new(request: HttpRequest) -> HttpResponse:
             return redirect(night)
     status = 400 if request.method == "POST" else 200
     chosen = chosen_members(request.POST.getlist("invited"), request.user)
-    return render(request, "games/night_new.html", {"form": form, "chosen": chosen}, status=status)
+    # Each game's player counts, {slug: [fewest, most]}: the page offers the chosen game's
+    # counts only (static/js/site.js); the service checks the count again.
+    counts = {info.slug: [info.min_players, info.max_players] for info in playable_games()}
+    context = {"form": form, "chosen": chosen, "player_counts": json.dumps(counts)}
+    return render(request, "games/night_new.html", context, status=status)
 
 
 def chosen_members(raw_ids: list[str], user: Any) -> list[Any]:

@@ -55,3 +55,20 @@ def test_a_night_page_open_at_the_start_turns_into_the_games_link(
     link.click()
     page.wait_for_url(f"**{night.game.get_absolute_url()}")
     assert page.errors == []
+
+
+def test_the_night_form_offers_the_chosen_games_player_counts(
+    asgi_server: str, new_page: Any
+) -> None:
+    """Issue 33, item 4: the night form offered 2-5 players for every game."""
+    from games import engines
+
+    alice = make_user("alice", display_name="Alice")
+    page = logged_in_page(new_page, asgi_server, alice)
+    page.goto(f"http://{asgi_server}/games/nights/new/")
+    for engine in engines.all():
+        page.select_option("#id_engine_slug", engine.slug)
+        offered = page.eval_on_selector_all("#id_players option", "os => os.map(o => o.value)")
+        expected = [str(n) for n in range(engine.min_players, engine.max_players + 1)]
+        assert offered == expected, engine.slug
+    assert page.errors == []
