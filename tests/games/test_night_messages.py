@@ -143,3 +143,28 @@ def test_invitations_are_found_by_name_or_username_in_any_letters(alice: User) -
     # The form itself lists no member until one is searched for.
     form = client.get(reverse("games:night-new")).text
     assert 'name="invited"' not in form and 'id="invite-q"' in form
+
+
+def test_the_night_page_gives_its_time_with_the_zones_name(alice: User, bob: User) -> None:
+    """Issue 33, item 4: the page showed the time zone as "()". Each reader reads the time in
+    their own zone, with its name."""
+    from datetime import UTC, datetime
+
+    import time_machine
+
+    with time_machine.travel(datetime(2026, 3, 20, 12, 0, tzinfo=UTC), tick=False):
+        night = services.schedule_night(
+            host=alice,
+            engine_slug="babylon",
+            players=3,
+            starts_at=datetime(2026, 3, 29, 18, 0, tzinfo=UTC),  # after the spring change
+            bot_level="easy",
+        )
+        User.objects.filter(pk=bob.pk).update(time_zone="Europe/London")
+        for member, seen in ((alice, "20:00 CEST"), (bob, "19:00 BST")):
+            client = Client()
+            client.force_login(member)
+            page = client.get(night.get_absolute_url()).text
+            when = page[page.index('id="night-when"') :].split("</time>")[0]
+            assert when.endswith(f"March 29, 2026, {seen}"), when
+            assert "()" not in page
