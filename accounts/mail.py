@@ -17,7 +17,9 @@ switch), in the body and in the List-Unsubscribe headers of RFC 8058.
 
 from __future__ import annotations
 
+import email.policy
 import logging
+from email.policy import Policy
 from typing import Any
 from urllib.parse import urljoin
 
@@ -29,6 +31,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy
 from kombu.exceptions import OperationalError
 
 from accounts import times
@@ -50,6 +53,33 @@ SWITCHES: dict[str, str] = {
     Kind.TOURNAMENT_ROUND: "email_game_nights",
 }
 UNSUBSCRIBE_SALT = "accounts.mail.unsubscribe"
+# The unsubscribe page's question and its answer once done, per switch.
+UNSUBSCRIBE_WORDS: dict[str, tuple[Any, Any]] = {
+    "email_your_turn": (
+        gettext_lazy("Stop the e-mails that tell you it is your turn?"),
+        gettext_lazy("Done: you will no longer get an e-mail when it is your turn."),
+    ),
+    "email_finished": (
+        gettext_lazy("Stop the e-mails that tell you a game has finished?"),
+        gettext_lazy("Done: you will no longer get an e-mail when a game has finished."),
+    ),
+    "email_game_nights": (
+        gettext_lazy("Stop the e-mails about the game nights you are invited to?"),
+        gettext_lazy("Done: you will no longer get e-mails about game nights."),
+    ),
+}
+# RFC 5322 allows header lines of up to 998 characters (78 is a recommendation). Python's
+# email package folds a longer header that has no space in it into RFC 2047 encoded-words,
+# and mail clients do not read `=?utf-8?q?=3Chttps…` as RFC 8058's List-Unsubscribe link.
+HEADER_LINE = 998
+
+
+class ClubEmail(EmailMessage):
+    """An e-mail whose headers are folded at RFC 5322's limit, not at 78 characters, so that
+    List-Unsubscribe stays one plain `<https://…>` (the token keeps it far below 998)."""
+
+    def message(self, *, policy: Policy = email.policy.default) -> Any:
+        return super().message(policy=policy.clone(max_line_length=HEADER_LINE))
 
 
 def wants_email(user: User, kind: str) -> bool:
@@ -127,7 +157,7 @@ def build_email(note: Notification) -> EmailMessage:
         }
         subject = f"[{club_name()}] {text}"
         body = render_to_string("accounts/email/notification.txt", context)
-    return EmailMessage(
+    return ClubEmail(
         subject=" ".join(subject.split())[:200],
         body=body,
         to=[user.email],

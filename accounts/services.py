@@ -59,6 +59,18 @@ def mark_read(*, user: User, upto: int) -> int:
     return count
 
 
+def withdraw(*, user: User, kind: str, game_id: int) -> int:
+    """Mark read the member's unread notices of `kind` about game `game_id`, which no longer
+    hold (a "your turn" after the member resigned): the badge stops counting them. Returns
+    how many there were."""
+    count = Notification.objects.filter(
+        user=user, kind=kind, params__game=game_id, read_at__isnull=True
+    ).update(read_at=timezone.now())
+    if count:
+        transaction.on_commit(partial(broadcast.notify_read, user.pk), robust=True)
+    return count
+
+
 def badge(user: User) -> dict[str, int]:
     """What the badge on every page shows: the unread count, and the newest number the
     member has (a live page compares it with the numbers of the messages it receives)."""

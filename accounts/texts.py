@@ -32,6 +32,8 @@ class Kind(models.TextChoices):
     NIGHT_STARTED = "night_started", gettext_lazy("A game night has begun")
     NIGHT_CANCELLED = "night_cancelled", gettext_lazy("A game night was cancelled")
     TOURNAMENT_ROUND = "tournament_round", gettext_lazy("A tournament round has begun")
+    NIGHT_JOINED = "night_joined", gettext_lazy("Someone joined your game night")
+    NIGHT_LEFT = "night_left", gettext_lazy("Someone left your game night")
 
 
 def game_title(slug: str) -> str:
@@ -47,12 +49,53 @@ def _game(params: dict[str, Any]) -> str:
     return f"{title} #{params['game']}" if params.get("game") else title
 
 
-def _when(params: dict[str, Any]) -> str:
+def zoned_time(instant: datetime) -> str:
+    """The clock time in the active time zone with the zone's name: "06:10 CET" (a reader in
+    London reads "05:10 GMT"; a time without its zone means two things to two readers)."""
+    local = times.local(instant)
+    return f"{local:%H:%M} {local.tzname()}"
+
+
+def zoned(instant: datetime) -> str:
+    """The day and the zoned time, as a notice's list and a live toast show when it came."""
+    day = formats.date_format(times.local(instant), "DATE_FORMAT")
+    return f"{day}, {zoned_time(instant)}"
+
+
+def _day_and_time(params: dict[str, Any]) -> dict[str, str]:
+    """The night's day (the language's date format) and its zoned time, in the reader's
+    zone; a sentence puts them where its language does ("on … at …")."""
     try:
         instant = datetime.fromisoformat(str(params.get("starts_at", "")))
     except ValueError:
-        return ""
-    return formats.date_format(times.local(instant), "DATETIME_FORMAT")
+        return {"day": "", "time": ""}
+    day = formats.date_format(times.local(instant), "DATE_FORMAT")
+    return {"day": day, "time": zoned_time(instant)}
+
+
+def _cancelled(params: dict[str, Any]) -> str:
+    """Why the night is off, as it concerns the reader: the host cancelled a night they had
+    joined or were invited to, or nobody joined by the time (the beat's cancel)."""
+    values = {"host": params.get("host", ""), "game": _game(params), **_day_and_time(params)}
+    if params.get("reason") == "joined":
+        return (
+            _(
+                "%(host)s cancelled the %(game)s game night on %(day)s at %(time)s that you had "
+                "joined."
+            )
+            % values
+        )
+    if params.get("reason") == "invited":
+        return (
+            _(
+                "%(host)s cancelled the %(game)s game night on %(day)s at %(time)s that you were "
+                "invited to."
+            )
+            % values
+        )
+    return (
+        _("The %(game)s game night on %(day)s at %(time)s was cancelled: nobody joined.") % values
+    )
 
 
 TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
@@ -72,11 +115,12 @@ TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
         % {"game": _game(p)}
     ),
     Kind.NIGHT_INVITED: lambda p: (
-        _("%(host)s invites you to a game night: %(game)s on %(when)s.")
-        % {"host": p.get("host", ""), "game": _game(p), "when": _when(p)}
+        _("%(host)s invites you to a game night: %(game)s on %(day)s at %(time)s.")
+        % {"host": p.get("host", ""), "game": _game(p), **_day_and_time(p)}
     ),
     Kind.NIGHT_REMINDER: lambda p: (
-        _("The game night of %(game)s starts at %(when)s.") % {"game": _game(p), "when": _when(p)}
+        _("The %(game)s game night starts on %(day)s at %(time)s.")
+        % {"game": _game(p), **_day_and_time(p)}
     ),
     Kind.NIGHT_STARTED: lambda p: (
         _("The game night has begun: %(game)s is on the table.") % {"game": _game(p)}
@@ -85,9 +129,14 @@ TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
         _("Round %(round)s of %(tournament)s has begun: your table plays %(game)s.")
         % {"round": p.get("round"), "tournament": p.get("tournament", ""), "game": _game(p)}
     ),
-    Kind.NIGHT_CANCELLED: lambda p: (
-        _("The game night of %(game)s on %(when)s was cancelled: nobody joined.")
-        % {"game": _game(p), "when": _when(p)}
+    Kind.NIGHT_CANCELLED: _cancelled,
+    Kind.NIGHT_JOINED: lambda p: (
+        _("%(name)s joined your %(game)s game night on %(day)s at %(time)s.")
+        % {"name": p.get("name", ""), "game": _game(p), **_day_and_time(p)}
+    ),
+    Kind.NIGHT_LEFT: lambda p: (
+        _("%(name)s left your %(game)s game night on %(day)s at %(time)s.")
+        % {"name": p.get("name", ""), "game": _game(p), **_day_and_time(p)}
     ),
 }
 

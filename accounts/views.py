@@ -16,6 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts import mail, services
 from accounts.forms import ProfileForm
 from accounts.language import set_language_cookie
+from accounts.models import User
 
 
 @login_required
@@ -100,11 +101,17 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     nothing: mail scanners open links); the button, or a mail client's one-click POST
     (List-Unsubscribe-Post), turns that kind of e-mail off. No sign-in needed."""
     found = mail.read_unsubscribe_token(token)
-    if found is None:
+    member = User.objects.filter(pk=found[0]).first() if found is not None else None
+    if found is None or member is None:
         return render(request, "accounts/unsubscribe.html", {"bad": True}, status=400)
-    context = {"token": token, "switch": mail.switch_label(found[1])}
-    if request.method == "POST":
-        if mail.unsubscribe(token) is None:
-            return render(request, "accounts/unsubscribe.html", {"bad": True}, status=400)
-        context["done"] = True
-    return render(request, "accounts/unsubscribe.html", context)
+    # In the member's language, as the e-mail was (the browser that opens the link may not be
+    # signed in, or may be someone else's).
+    with translation.override(member.language or settings.LANGUAGE_CODE):
+        question, done = mail.UNSUBSCRIBE_WORDS[found[1]]
+        context = {"token": token, "question": question, "done_text": done}
+        if request.method == "POST":
+            mail.unsubscribe(token)
+            context["done"] = True
+        response = render(request, "accounts/unsubscribe.html", context)
+        response.headers["Content-Language"] = translation.get_language()
+    return response

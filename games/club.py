@@ -11,7 +11,7 @@ from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import selectors
+from games import selectors, stats
 from games.models import Game, GameNight, Result, Seat
 
 LIST_LENGTH = 8
@@ -28,12 +28,24 @@ def _seats() -> Prefetch:
     return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
 
 
-def running_games() -> list[Game]:
-    return list(
+def running_games(user: Any) -> list[Game]:
+    """The games being played, each with `my_seat`, and for the member's own games whose
+    turn it is (`to_move_seats`, `my_turn`): the page offers "Your turn" or says whom the
+    game waits for, where another's game offers "Watch"."""
+    games = list(
         Game.objects.filter(status=Game.Status.RUNNING, imported=False)
         .prefetch_related(_seats())
         .order_by("-updated_at", "-pk")[:LIST_LENGTH]
     )
+    for game in games:
+        seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+        game.my_seat = seat if seat is not None and not seat.resigned else None  # type: ignore[attr-defined]
+        game.to_move_seats = selectors.seats_to_move(game) if game.my_seat else []  # type: ignore[attr-defined]
+        game.my_turn = any(  # type: ignore[attr-defined]
+            s.user_id == user.pk and not s.is_bot
+            for s in game.to_move_seats  # type: ignore[attr-defined]
+        )
+    return games
 
 
 def latest_results() -> list[Game]:
@@ -85,10 +97,11 @@ def upcoming_nights(user: Any, now: datetime) -> list[GameNight]:
 def club_context(user: Any, now: datetime | None = None) -> dict[str, Any]:
     now = now or timezone.now()
     return {
-        "running": running_games(),
+        "running": running_games(user),
         "waiting": selectors.open_games(user=user)[:LIST_LENGTH],
         "results": latest_results(),
         "week": games_this_week(now),
         "members": list(User.objects.filter(is_active=True).order_by("-date_joined", "-pk")[:6]),
         "nights": upcoming_nights(user, now),
+        "tops": stats.top_of_every_game(),
     }

@@ -204,3 +204,13 @@ class LobbyConsumer(SessionBound, AsyncWebsocketConsumer):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=LOBBY_SIGNAL)
+
+    # The member's group also carries the member's notifications (accounts/broadcast), which
+    # the badge's own socket shows. Channels closes a socket on a message it has no handler
+    # for, and a lobby change announced before the page reconnected would be lost: these
+    # messages are heard and left to that socket.
+    async def notification_created(self, event: dict[str, Any]) -> None:
+        """The badge's socket (accounts/consumers) shows it."""
+
+    async def notifications_read(self, event: dict[str, Any]) -> None:
+        """The badge's socket (accounts/consumers) shows it."""

@@ -220,6 +220,18 @@ def score_table(
                 "resigned": resigned,
                 "timed_out": bool(row_seat is not None and row_seat.bot_took_over and not resigned),
                 "bot": bool(row_seat is not None and row_seat.is_bot),
+                # Where the name leads (games/templatetags/club_tags.name_link): the member's
+                # profile, or the bot level's standing; an imported game's names lead nowhere.
+                "username": (
+                    row_seat.user.username
+                    if row_seat is not None and row_seat.user_id and not row_seat.label
+                    else ""
+                ),
+                "bot_level": (
+                    row_seat.bot_level
+                    if row_seat is not None and row_seat.user_id is None and not row_seat.label
+                    else ""
+                ),
                 "rating": _rating(result) if rated else None,
             }
         )

@@ -108,9 +108,22 @@ class RatingBook:
         Rating.objects.bulk_create([r for r in rows if not r.pk], batch_size=500)
 
 
-def ensure_members(count: int) -> list[User]:
+def joining_times(specs: list[GameSpec], count: int, *, end: datetime, days: int) -> list[datetime]:
+    """When each of `count` members joined: spread evenly over the `days` days up to `end`
+    (member001 first), and at least a day before the member's first planned game."""
+    joined = [end - timedelta(days=days) * (count - k) / count for k in range(count)]
+    for spec in specs:
+        first = finishing_time(spec.number, len(specs), end=end, days=days) - timedelta(days=1)
+        for member in spec.members:
+            if member is not None and first < joined[member]:
+                joined[member] = first
+    return joined
+
+
+def ensure_members(count: int, joined: list[datetime] | None = None) -> list[User]:
     """`count` members named member001, member002...; the ones already there are kept.
-    They share one password hash (hashing is slow on purpose) and a confirmed address."""
+    They share one password hash (hashing is slow on purpose) and a confirmed address; a new
+    member joined at `joined[index]` (by default now)."""
     from allauth.account.models import EmailAddress
 
     names = [f"{MEMBER_PREFIX}{n:03d}" for n in range(1, count + 1)]
@@ -122,8 +135,9 @@ def ensure_members(count: int) -> list[User]:
             email=f"{name}@example.com",
             display_name=f"Member {name.removeprefix(MEMBER_PREFIX)}",
             password=password,
+            date_joined=joined[k] if joined else timezone.now(),
         )
-        for name in names
+        for k, name in enumerate(names)
         if name not in existing
     ]
     User.objects.bulk_create(new, batch_size=500)

@@ -13,12 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Avg, Count, F, Max, Q, QuerySet
-from django.utils import formats, timezone
-from django.utils.translation import gettext as _
+from django.db.models import Avg, Count, Exists, F, Max, OuterRef, Q, QuerySet
 
 from games import boards, catalog, ratings
 from games.models import Game, Rating, Result, Seat
+from games.rating_chart import rating_chart
 from games.rendering import BOT_LABELS
 
 # A leaderboard lists a member or bot level after this many rated games of that game.
@@ -90,11 +89,14 @@ def finished_games(
         games = games.filter(results__user=user, results__rank=1)
     elif outcome == "lost":
         games = games.filter(results__user=user, results__rank__gt=1)
+    # The opponent as a condition on the game (EXISTS), not a join: a game where two bots of
+    # the level sat would come back once per bot.
     kind, _, value = opponent.partition(":")
     if kind == "u" and value:
-        games = games.filter(seats__user__username=value)
+        games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user__username=value)))
     elif kind == "b" and value in BOT_LABELS:
-        games = games.filter(seats__bot_level=value, seats__user__isnull=True)
+        bots = Seat.objects.filter(game=OuterRef("pk"), bot_level=value, user__isnull=True)
+        games = games.filter(Exists(bots))
     # A page never draws the board: the cached state is the largest column by far.
     return games.defer("state").order_by("-finished_at", "-pk")
 
@@ -240,61 +242,34 @@ def rating_points(user: Any, slugs: list[str]) -> dict[str, list[dict[str, Any]]
     rows = (
         Result.objects.filter(user=user, rating_after__isnull=False, game__engine_slug__in=slugs)
         .order_by("-game__finished_at", "-game_id")
-        .values_list("game__engine_slug", "game_id", "game__finished_at", "rating_after")
+        .values_list(
+            "game__engine_slug",
+            "game_id",
+            "game__finished_at",
+            "rating_after",
+            "rating_before",
+            "rank",
+            "game__players",
+        )
     )
     points: dict[str, list[dict[str, Any]]] = defaultdict(list)
     # Read newest first until every game has its points; a game of which the member has
     # played only a few lets the query run to the end of their rated games.
-    for slug, game_id, finished_at, after in rows.iterator(chunk_size=500):
+    for slug, game_id, finished_at, after, before, place, players in rows.iterator(chunk_size=500):
         if len(points[slug]) < CHART_POINTS:
             points[slug].append(
-                {"game_id": game_id, "date": finished_at, "rating": ratings.display(after)}
+                {
+                    "game_id": game_id,
+                    "date": finished_at,
+                    "rating": ratings.display(after),
+                    "before": ratings.display(before or 0.0),
+                    "place": place,
+                    "players": players,
+                }
             )
         elif all(len(points[s]) >= CHART_POINTS for s in slugs):
             break
     return {slug: list(reversed(found)) for slug, found in points.items() if found}
-
-
-# The chart's drawing area in SVG units; the picture scales to its box.
-CHART_WIDTH, CHART_HEIGHT, CHART_LEFT, CHART_TOP, CHART_BOTTOM = 480, 180, 48, 12, 24
-
-
-def rating_chart(points: list[dict[str, Any]]) -> dict[str, Any]:
-    """A line through the ratings with a marked point per game; numbers are plain ints
-    (DESIGN: SVG numbers are never localized). Each point's words are made here, once: a
-    chart has up to CHART_POINTS of them, and a template tag per point adds up."""
-    values = [p["rating"] for p in points]
-    low, high = min(values), max(values)
-    if high - low < 20:  # a flat line sits in the middle of a 20-point band
-        low, high = low - 10, high + 10
-    inner_w = CHART_WIDTH - CHART_LEFT - 8
-    inner_h = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
-    step = inner_w / max(len(points) - 1, 1)
-    marks = []
-    for i, point in enumerate(points):
-        x = CHART_LEFT + (round(i * step) if len(points) > 1 else inner_w // 2)
-        y = CHART_TOP + round((high - point["rating"]) * inner_h / (high - low))
-        day = formats.date_format(timezone.localtime(point["date"]), "SHORT_DATE_FORMAT")
-        label = _("Game #%(number)s, %(date)s: %(rating)s") % {
-            "number": point["game_id"],
-            "date": day,
-            "rating": point["rating"],
-        }
-        marks.append({**point, "x": x, "y": y, "day": day, "label": label})
-    return {
-        "width": CHART_WIDTH,
-        "height": CHART_HEIGHT,
-        "points": marks,
-        "line": " ".join(f"{m['x']},{m['y']}" for m in marks),
-        "high": high,
-        "low": low,
-        "top": CHART_TOP,
-        "bottom": CHART_HEIGHT - CHART_BOTTOM,
-        "left": CHART_LEFT,
-        "right": CHART_WIDTH - 8,
-        "first": values[0],
-        "last": values[-1],
-    }
 
 
 def average_breakdown(user: Any, slug: str) -> tuple[list[dict[str, Any]], int]:
@@ -390,3 +365,12 @@ def leaderboard(engine_slug: str) -> list[dict[str, Any]]:
         neighbours = board[max(index - 1, 0) : index + 2]
         row["tied"] = sum(1 for other in neighbours if other["place"] == row["place"]) > 1
     return board
+
+
+def top_of_every_game(count: int = 5) -> list[dict[str, Any]]:
+    """The first `count` rows of each game's standings (the club page and the standings'
+    index), in the catalogue's order; one query per game."""
+    return [
+        {"slug": slug, "title": title, "board": leaderboard(slug)[:count]}
+        for slug, title in game_titles().items()
+    ]

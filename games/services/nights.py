@@ -130,6 +130,8 @@ def join_night(*, night_id: int, user: User) -> None:
     if joined.count() >= night.players:
         raise GameError("night_full", "Every seat of this game night is taken.")
     GameNightPlayer.objects.create(night=night, user=user)
+    if user.pk != night.host_id:
+        _tell_after_commit([night.host_id], Kind.NIGHT_JOINED, night, name=user.name)
     announce_lobby_on_commit()
 
 
@@ -143,6 +145,7 @@ def leave_night(*, night_id: int, user: User) -> None:
         raise GameError("host_leaves", "The host cancels the game night rather than leave it.")
     if not night.players_joined.filter(user=user).delete()[0]:
         raise GameError("night_not_joined", "The member has not joined this game night.")
+    _tell_after_commit([night.host_id], Kind.NIGHT_LEFT, night, name=user.name)
     announce_lobby_on_commit()
 
 
@@ -155,8 +158,15 @@ def cancel_night(*, night_id: int, user: User) -> None:
         raise GameError("night_not_scheduled", "This game night is not waiting for players.")
     night.status = GameNight.Status.CANCELLED
     night.save(update_fields=["status"])
-    others = [p.user_id for p in night.players_joined.exclude(user=user)]
-    _tell_after_commit(others, Kind.NIGHT_CANCELLED, night)
+    # Each is told what the cancel means to them: the members who joined lose a seat, the
+    # invited who had not joined an invitation (never "nobody joined": that is the beat's).
+    joined = [p.user_id for p in night.players_joined.exclude(user=user)]
+    invited = [
+        pk for pk in night.invited.values_list("pk", flat=True) if pk not in {*joined, user.pk}
+    ]
+    host = {"host": user.name}
+    _tell_after_commit(joined, Kind.NIGHT_CANCELLED, night, reason="joined", **host)
+    _tell_after_commit(invited, Kind.NIGHT_CANCELLED, night, reason="invited", **host)
     announce_lobby_on_commit()
 
 
@@ -235,6 +245,7 @@ def start_night(*, night_id: int, now: datetime) -> str:
     night.game = game
     night.save(update_fields=["status", "game"])
     _tell_after_commit([p.user_id for p in joined], Kind.NIGHT_STARTED, night)
+    announce_lobby_on_commit()  # open night pages fetch their live part: the game's link
     return "started"
 
 
@@ -252,12 +263,13 @@ def _params(night: GameNight, kind: str) -> dict[str, Any]:
     return params
 
 
-def _tell_after_commit(user_ids: list[int], kind: str, night: GameNight) -> None:
+def _tell_after_commit(user_ids: list[int], kind: str, night: GameNight, **extra: Any) -> None:
     """Each member is told in a transaction of their own after the night's commits (as games
-    tell their members: numbering a member's notifications locks the member's row)."""
+    tell their members: numbering a member's notifications locks the member's row). `extra`
+    joins the notice's parameters (who joined or left, why the night was cancelled)."""
     if not user_ids:
         return
-    params = _params(night, kind)
+    params = {**_params(night, kind), **extra}
     link = (
         night.game.get_absolute_url()
         if kind == Kind.NIGHT_STARTED and night.game is not None

@@ -8,7 +8,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Notification, User
+from accounts.services import withdraw
 from games.engines.base import Engine
 from games.models import Game, Seat
 from games.services import notices
@@ -51,6 +52,8 @@ def resign(*, game_id: int, user: User) -> Game:
     seat.resigned = True
     _hand_to_bot(game, seat, engine_for(game.engine_slug))
     game.save(update_fields=["updated_at"])
+    # "Your turn" no longer holds: the bot plays the seat now.
+    withdraw(user=user, kind=Notification.Kind.YOUR_TURN, game_id=game.pk)
     broadcast_on_commit(game)
     return game
 

@@ -30,14 +30,24 @@ def history(request: HttpRequest) -> HttpResponse:
         "result": request.GET.get("result", ""),
         "opponent": request.GET.get("opponent", ""),
     }
+    opponents = stats.opponents_of(request.user)
+    # An opponent the member never finished a game against (a member or level that does not
+    # exist, or one never met) is said, and the list is everyone's, as the select shows.
+    unknown_opponent = bool(chosen["opponent"]) and chosen["opponent"] not in {
+        p.key for p in opponents
+    }
+    if unknown_opponent:
+        chosen["opponent"] = ""
     games = stats.finished_games(
         request.user,
         engine_slug=chosen["game"],
         outcome=chosen["result"],
         opponent=chosen["opponent"],
     )
-    # An out-of-range or malformed page number shows the last or first page, never an error.
-    page = Paginator(games, stats.HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    # A malformed page number or one below 1 shows the first page, one past the end the last
+    # page, never an error.
+    number = int_param(request.GET.get("page"))
+    page = Paginator(games, stats.HISTORY_PAGE_SIZE).get_page(max(number or 1, 1))
     query = urlencode({k: v for k, v in chosen.items() if v})
     return render(
         request,
@@ -50,7 +60,8 @@ def history(request: HttpRequest) -> HttpResponse:
             "query": f"&{query}" if query else "",
             "filtered": any(chosen.values()),
             "game_choices": list(stats.game_titles().items()),
-            "opponents": stats.opponents_of(request.user),
+            "opponents": opponents,
+            "unknown_opponent": unknown_opponent,
             "imported": Game.objects.filter(imported=True, created_by=request.user).order_by(
                 "-created_at", "-pk"
             )[: stats.HISTORY_PAGE_SIZE],

@@ -47,3 +47,14 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "min_games": stats.MIN_RATED_GAMES,
         },
     )
+
+
+@require_GET
+@login_required
+def standings(request: HttpRequest) -> HttpResponse:
+    """Every game's top of the standings, each with a link to its whole table."""
+    return render(
+        request,
+        "games/standings.html",
+        {"tops": stats.top_of_every_game(), "min_games": stats.MIN_RATED_GAMES},
+    )

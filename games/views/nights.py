@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -15,11 +16,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from icalendar import Calendar, Event
 
+from accounts import search
 from games import messages as game_messages
 from games import rendering, services
-from games.forms import GameNightForm
+from games.forms import GameNightForm, playable_games
 from games.models import GameNight
 from games.services.nights import may_join
+from games.views.common import int_param
 
 # How long a calendar entry lasts: a game night's evening, not the game's exact length.
 CALENDAR_LENGTH = timedelta(hours=2)
@@ -63,7 +66,36 @@ def new(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("The game night is scheduled."))
             return redirect(night)
     status = 400 if request.method == "POST" else 200
-    return render(request, "games/night_new.html", {"form": form}, status=status)
+    chosen = chosen_members(request.POST.getlist("invited"), request.user)
+    # Each game's player counts, {slug: [fewest, most]}: the page offers the chosen game's
+    # counts only (static/js/site.js); the service checks the count again.
+    counts = {info.slug: [info.min_players, info.max_players] for info in playable_games()}
+    context = {"form": form, "chosen": chosen, "player_counts": json.dumps(counts)}
+    return render(request, "games/night_new.html", context, status=status)
+
+
+def chosen_members(raw_ids: list[str], user: Any) -> list[Any]:
+    """The members already ticked for an invitation (their ids as the form sent them)."""
+    from accounts.models import User
+
+    ids = {n for n in (int_param(raw) for raw in raw_ids) if n is not None} - {user.pk}
+    return list(User.objects.filter(pk__in=ids, is_active=True).order_by("username"))
+
+
+@require_GET
+@login_required
+def invite_search(request: HttpRequest) -> HttpResponse:
+    """The night form's member search (htmx): the members ticked so far, still ticked, then
+    the members whose name or username matches what was typed."""
+    chosen = chosen_members(request.GET.getlist("invited"), request.user)
+    query = request.GET.get("q", "")[:100]
+    exclude = {request.user.pk, *(m.pk for m in chosen)}
+    matches = search.find_members(query, exclude=exclude)
+    return render(
+        request,
+        "games/_invite_choices.html",
+        {"chosen": chosen, "matches": matches, "query": query.strip()},
+    )
 
 
 def night_context(night: GameNight, user: Any) -> dict[str, Any]:
@@ -84,15 +116,24 @@ def night_context(night: GameNight, user: Any) -> dict[str, Any]:
         and may_join(night, user),
         "can_leave": is_scheduled and mine and night.host_id != user.pk,
         "can_cancel": is_scheduled and night.host_id == user.pk,
+        # Once started, the table as it is: the members seated and the bots in the seats
+        # nobody took (never "open seat" any more).
+        "seats": (
+            list(night.game.seats.select_related("user").order_by("position"))
+            if night.game is not None
+            else []
+        ),
     }
 
 
 @require_GET
 @login_required
 def night(request: HttpRequest, night_id: int) -> HttpResponse:
-    return render(
-        request, "games/night.html", night_context(get_night(night_id, request.user), request.user)
-    )
+    """The night's page; over htmx (a hint from the lobby socket, or the socket opening
+    again) only its live part: the status, the seats and what the member can do."""
+    context = night_context(get_night(night_id, request.user), request.user)
+    template = "games/night.html#night-part" if request.htmx else "games/night.html"
+    return render(request, template, context)
 
 
 def _act(request: HttpRequest, night_id: int, action: Any, done: str) -> HttpResponse:
@@ -121,6 +162,13 @@ def leave(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def cancel(request: HttpRequest, night_id: int) -> HttpResponse:
+    """A night other members are part of (joined or invited) is cancelled once the host has
+    confirmed it on a second step, which says who will be told."""
+    night = get_night(night_id, request.user)
+    context = night_context(night, request.user)
+    others = [u for u in context["joined"] if u.pk != night.host_id] + context["invited"]
+    if others and request.POST.get("confirm") != "yes" and context["can_cancel"]:
+        return render(request, "games/night.html", {**context, "confirm_cancel": True})
     return _act(request, night_id, services.cancel_night, _("The game night is cancelled."))
 
 

@@ -11,8 +11,37 @@
 
   // Behaviours templates ask for with data attributes: the Content-Security-Policy allows no
   // inline handlers (onclick=..., onchange=...), so they live here.
+  // A form that names each game's player counts (data-player-counts, {slug: [fewest, most]})
+  // offers the chosen game's counts only; a count the game does not allow moves to the
+  // nearest one it does (the server checks the count again).
+  function offerPlayerCounts(form) {
+    var field = form && form.querySelector("[data-player-counts]");
+    var game = form && form.querySelector("select[name=engine_slug]");
+    var players = field && field.querySelector("select[name=players]");
+    if (!game || !players) { return; }
+    var range = JSON.parse(field.getAttribute("data-player-counts"))[game.value];
+    if (!range) { return; }
+    var wanted = Math.min(Math.max(parseInt(players.value, 10) || range[0], range[0]), range[1]);
+    var options = [];
+    for (var n = range[0]; n <= range[1]; n++) {
+      var option = document.createElement("option");
+      option.value = option.textContent = String(n);
+      options.push(option);
+    }
+    players.replaceChildren.apply(players, options);
+    players.value = String(wanted);
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-player-counts]").forEach(function (field) {
+      offerPlayerCounts(field.closest("form"));
+    });
+  });
+
   document.addEventListener("change", function (event) {
     var field = event.target;
+    if (field instanceof HTMLSelectElement && field.name === "engine_slug") {
+      offerPlayerCounts(field.form);
+    }
     if (field instanceof HTMLSelectElement && field.hasAttribute("data-submit-on-change") && field.form) {
       field.form.submit();
     }

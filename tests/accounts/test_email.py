@@ -298,3 +298,163 @@ def test_the_invited_who_asked_for_it_are_emailed_about_a_game_night(
     [message] = mail.outbox
     assert message.to == ["bob@example.com"]
     assert "Alice invites you to a game night: Babylon" in message.body
+
+
+LONG_SITE = "https://" + "board-games." * 12 + "example.org/"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("policy_name", ["default", "SMTP"])
+def test_list_unsubscribe_stays_a_plain_url_however_long(
+    settings, alice: User, policy_name: str
+) -> None:
+    """Issue 33, item 5: the header was folded into RFC 2047 encoded-words
+    (`=?utf-8?q?=3Chttp…`), which mail clients do not read as RFC 8058's one-click link. The
+    message as the backends write it (the SMTP backend with Python's SMTP policy) is parsed
+    with Python's `email` package: the header's raw line is the plain `<https://…>`."""
+    import email
+    import email.policy
+
+    settings.SITE_URL = LONG_SITE
+    alice.email_finished = True
+    alice.save()
+    note = services.notify(
+        user=alice,
+        kind=Notification.Kind.FINISHED,
+        params={"game": 5, "slug": "babylon", "place": 1, "players": 2},
+    )
+    assert club_mail.send_notification_email(note.pk) is True
+    [message] = mail.outbox
+    raw = message.message(policy=getattr(email.policy, policy_name)).as_bytes()
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    url = parsed["List-Unsubscribe"]
+    assert url.startswith(f"<{LONG_SITE}members/unsubscribe/") and url.endswith("/>")
+    assert len(url) > 200
+    # Read as a mail client reads it: the raw header, without decoding anything.
+    plain = email.message_from_bytes(raw, policy=email.policy.compat32)["List-Unsubscribe"]
+    assert plain == url and "=?" not in plain
+    assert parsed["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    # The link in the body is the same link.
+    assert url[1:-1] in message.body
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "question", "done"),
+    [
+        (
+            "en",
+            "Stop the e-mails that tell you it is your turn?",
+            "Done: you will no longer get an e-mail when it is your turn.",
+        ),
+        (
+            "hu",
+            "Ne küldjünk több e-mailt arról, hogy te következel?",
+            "Kész: többé nem küldünk e-mailt, amikor te következel.",
+        ),
+        (
+            "pl",
+            "Przestać wysyłać e-maile o tym, że nadszedł twój ruch?",
+            "Gotowe: nie dostaniesz już e-maila, gdy nadejdzie twój ruch.",
+        ),
+    ],
+)
+def test_the_unsubscribe_page_speaks_the_members_language_plainly(
+    alice: User, language: str, question: str, done: str
+) -> None:
+    """Issue 33, item 5: the page followed the browser's language, not the member's (who is
+    not signed in there: the link is opened from the e-mail), and asked
+    'Stop e-mails for "e-mail me when it is my turn"?'."""
+    alice.language, alice.email_your_turn = language, True
+    alice.save()
+    url = reverse(
+        "accounts:unsubscribe", args=[club_mail.unsubscribe_token(alice, "email_your_turn")]
+    )
+    browser = Client(headers={"accept-language": "de, en;q=0.5" if language != "en" else "pl"})
+    page = browser.get(url).text
+    assert f'<html lang="{language}">' in page
+    assert question in page
+    page = browser.post(url).text
+    assert f'<html lang="{language}">' in page
+    assert done in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "zone", "sentence"),
+    [
+        (
+            "en",
+            "Europe/Budapest",
+            "Alice invites you to a game night: Babylon on Jan. 9, 2027 at 06:10 CET.",
+        ),
+        (
+            "en",
+            "Europe/London",
+            "Alice invites you to a game night: Babylon on Jan. 9, 2027 at 05:10 GMT.",
+        ),
+        (
+            "hu",
+            "Europe/Budapest",
+            "Alice meghív egy játékestre: Babylon, 2027. január 9., 06:10 CET.",
+        ),
+        (
+            "pl",
+            "Europe/London",
+            "Alice zaprasza cię na wieczór gier: Babilon, 9 stycznia 2027, godz. 05:10 GMT.",
+        ),
+    ],
+)
+def test_times_in_notices_and_emails_carry_their_zone(
+    alice: User,
+    bob: User,
+    eager_mail: list[int],
+    django_capture_on_commit_callbacks: Any,
+    language: str,
+    zone: str,
+    sentence: str,
+) -> None:
+    """Issue 33, item 5: "06:10" for one reader and "05:10" for another, with no zone; and
+    "…6:23 a.m.." at the end of a sentence."""
+    from datetime import UTC, datetime
+
+    import time_machine
+
+    from games import services as game_services
+
+    bob.language, bob.time_zone, bob.email_game_nights = language, zone, True
+    bob.save()
+    with (
+        time_machine.travel(datetime(2027, 1, 2, 12, 0, tzinfo=UTC), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        game_services.schedule_night(
+            host=alice,
+            engine_slug="babylon",
+            players=3,
+            starts_at=datetime(2027, 1, 9, 5, 10, tzinfo=UTC),
+            bot_level="easy",
+            invited=[bob],
+        )
+    [message] = mail.outbox
+    assert sentence in message.body
+    client = Client()
+    client.force_login(bob)
+    assert sentence in client.get(reverse("accounts:notifications")).text
+
+
+@pytest.mark.django_db
+def test_each_email_switch_sits_in_its_own_label(client: Client, alice: User) -> None:
+    """Issue 33, item 8: the switches sat far from their labels (a label above a lone box):
+    each box is inside the label that names it, right before the words."""
+    client.force_login(alice)
+    page = client.get(reverse("accounts:profile-edit")).text
+    for name, words in (
+        ("email_your_turn", "E-mail me when it is my turn"),
+        ("email_finished", "E-mail me when a game has finished"),
+        ("email_game_nights", "E-mail me about game nights I am invited to"),
+    ):
+        found = re.search(
+            rf'<label><input type="checkbox" name="{name}"[^>]*> ([^<]+)</label>', page
+        )
+        assert found is not None and found[1].strip() == words, name

@@ -73,3 +73,19 @@ def test_the_live_toast_is_written_in_the_readers_language(alice: User) -> None:
             "accounts/_notification_live.html", {"note": note, "badge": services.badge(alice)}
         )
     assert "Twój ruch w grze Babilon #3." in html
+
+
+def test_the_notifications_page_gives_each_time_its_zone(client: Client, alice: User) -> None:
+    """Issue 33, item 5: "11/27/2026 6:02 a.m." gave no zone; each reader reads their own
+    clock with its name."""
+    from datetime import UTC, datetime
+
+    note = services.notify(user=alice, message="Hello")
+    Notification.objects.filter(pk=note.pk).update(
+        created_at=datetime(2026, 7, 1, 4, 10, tzinfo=UTC)
+    )
+    client.force_login(alice)
+    for zone, seen in (("Europe/Budapest", "06:10 CEST"), ("Europe/London", "05:10 BST")):
+        User.objects.filter(pk=alice.pk).update(time_zone=zone)
+        page = client.get(reverse("accounts:notifications")).text
+        assert f"July 1, 2026, {seen}" in page

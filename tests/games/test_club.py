@@ -137,3 +137,20 @@ def test_the_club_page_asks_the_same_number_of_queries_for_more_games(
         finished_game(bob)
         make_user(f"m{_}")
     assert queries() == few
+
+
+def test_the_club_page_writes_its_dates_in_one_format(client: Client, alice: User) -> None:
+    """Issue 33, item 8: the latest results said "11/27/2026 6:02 a.m." beside the newest
+    members' "Nov. 27, 2026": both write the month's name, as the game nights do."""
+    done = finished_game(alice)
+    # 5 March 2026 18:02 in Budapest (17:02 UTC).
+    Game.objects.filter(pk=done.pk).update(finished_at=datetime(2026, 3, 5, 17, 2, tzinfo=UTC))
+    User.objects.filter(pk=alice.pk).update(date_joined=datetime(2026, 3, 5, 17, 2, tzinfo=UTC))
+    client.force_login(alice)
+    with time_machine.travel(datetime(2026, 3, 6, 12, 0, tzinfo=UTC), tick=False):
+        page = client.get(reverse("home")).text
+    results_part = page[page.index('id="club-results"') : page.index('id="club-week"')]
+    assert "March 5, 2026, 6:02 p.m." in results_part
+    assert "03/05/2026" not in page
+    members_part = page[page.index('id="club-members"') :]
+    assert "March 5, 2026" in members_part

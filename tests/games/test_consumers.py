@@ -544,3 +544,32 @@ def test_only_the_latest_boards_are_kept() -> None:
         boards.draw(key, lambda key=key: key)
     assert boards.draw("a", lambda: "drawn again") == "drawn again"
     assert boards.draw("c", lambda: "drawn again") == "c"
+
+
+async def test_the_lobby_socket_stays_open_across_the_members_notifications() -> None:
+    """Issue 33, item 7: the lobby socket listens in the member's group (for the end of the
+    session), where the member's notifications are announced too. Each one used to raise "No
+    handler for message type notification.created" and close the socket, so a change of the
+    lobby announced meanwhile was lost. Held across several notifications, it stays open and
+    still hears the lobby."""
+    from accounts import services as member_services
+
+    @sync_to_async
+    def members() -> tuple[Any, Any]:
+        return make_user("alice"), make_user("carol")
+
+    alice, carol = await members()
+    socket = WebsocketCommunicator(APP, "/ws/lobby/")
+    socket.scope["user"] = carol
+    assert (await socket.connect())[0]
+    try:
+        for n in range(3):
+            await sync_to_async(member_services.notify)(user=carol, message=f"note {n}")
+            await sync_to_async(member_services.mark_read)(user=carol, upto=n + 1)
+        # Nothing is sent for a notification (the page's badge has its own socket).
+        assert await socket.receive_nothing(timeout=0.5)
+        game = await sync_to_async(waiting_game)(alice, players=3)
+        hint = await socket.receive_from(timeout=10)
+        assert 'id="lobby-signal"' in hint and str(game.pk) not in hint
+    finally:
+        await socket.disconnect()

@@ -75,3 +75,48 @@ def test_seeding_inside_a_transaction_refreshes_the_statistics_too() -> None:
     # VACUUM cannot run in a transaction block: there the statistics come from ANALYZE alone.
     call_command("seed_club", games=4, members=3, jobs=1, seed=2)
     assert_planner_counts_the_results()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("games", "jobs"), [(7, 1), (7, 2), (2, 2)])
+def test_seeding_stores_every_game_it_reports_when_the_last_batch_is_partial(
+    games: int, jobs: int, monkeypatch
+) -> None:
+    """Issue 33, item 8: with --jobs above 1, the games of a last partial batch were never
+    written (`--games 150` stored 100, `--games 8` none) while the command reported them all.
+    The batch is three games here, so 7 games end with a batch of one and 2 games make only a
+    partial batch."""
+    from io import StringIO
+
+    from games.management.commands import seed_club
+
+    monkeypatch.setattr(seed_club, "BATCH", 3)
+    out = StringIO()
+    call_command("seed_club", games=games, members=3, jobs=jobs, seed=4, stdout=out)
+    assert Game.objects.count() == games
+    moves = Move.objects.count()
+    assert out.getvalue().startswith(f"{games} games ({moves} moves) for 3 members")
+    call_command("audit_games")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seeded_members_joined_over_the_year_before_their_first_game() -> None:
+    """Issue 33, item 8: seeded members all said "Member since" today and filled the club
+    page's newest members. They join over the days the games span, each before playing."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import User
+
+    call_command("seed_club", games=6, members=6, jobs=1, seed=5, days=365)
+    now = timezone.now()
+    members = list(User.objects.filter(username__startswith="member").order_by("username"))
+    joined = [m.date_joined for m in members]
+    assert all(now - timedelta(days=367) < date < now - timedelta(days=1) for date in joined)
+    assert max(joined) - min(joined) > timedelta(days=180)  # spread over the year
+    for member in members:
+        games = Game.objects.filter(seats__user=member)
+        if games.exists():
+            first = min(games.values_list("started_at", flat=True))
+            assert member.date_joined < first

@@ -158,6 +158,42 @@ def test_history_ignores_nonsense_filters_and_pages(club, alice) -> None:
     assert history_ids(alice, "?game=chess&result=drawn") == every
 
 
+def test_history_lists_a_game_once_when_two_bots_of_the_level_sat(alice) -> None:
+    """Issue 33, item 6: `?opponent=b:normal` listed a game with two normal bots twice."""
+    two_bots = finished("akropolis", 1, [(alice, 50, 1), ("normal", 40, 2), ("normal", 30, 3)])
+    one_bot = finished("babylon", 2, [(alice, 10, 2), ("normal", 25, 1)])
+    assert history_ids(alice, "?opponent=b:normal") == [one_bot.pk, two_bots.pk]
+    assert history_ids(alice, "?opponent=b:normal&result=won") == [two_bots.pk]
+
+
+def test_history_says_plainly_that_the_opponent_in_the_address_is_not_one(
+    club, alice, dave
+) -> None:
+    """Issue 33, item 6: an unknown opponent (no such member, a member never met, a level
+    never played) showed "Anyone" over an empty list. The page says so and lists every
+    finished game, as "Anyone" does."""
+    every = history_ids(alice)
+    for key in ("u:nobody", "u:dave", "b:hard", "x"):
+        page = client_for(alice).get(reverse("games:history") + f"?opponent={key}").text
+        assert "is not one of your opponents" in page, key
+        assert history_ids(alice, f"?opponent={key}") == every
+    page = client_for(alice).get(reverse("games:history") + "?opponent=u:bob").text
+    assert "is not one of your opponents" not in page
+
+
+@pytest.fixture
+def dave(db: None) -> User:
+    return make_user("dave", display_name="Dave")
+
+
+def test_history_page_numbers_below_one_show_the_first_page(alice, bob) -> None:
+    """Issue 33, item 6: `page=0` and `page=-1` jumped to the last page."""
+    games = [finished("akropolis", day, [(alice, day, 1), (bob, 0, 2)]) for day in range(25)]
+    newest = [g.pk for g in reversed(games[5:])]
+    for number in ("0", "-1", "-30"):
+        assert history_ids(alice, f"?page={number}") == newest, number
+
+
 def test_history_pages_hold_twenty_games(alice, bob) -> None:
     games = [finished("akropolis", day, [(alice, day, 1), (bob, 0, 2)]) for day in range(25)]
     assert history_ids(alice) == [g.pk for g in reversed(games[5:])]
@@ -198,13 +234,65 @@ def test_profile_chart_marks_each_rated_game_with_its_number(club, alice) -> Non
     section = page[page.index('data-game="akropolis"') : page.index('data-game="babylon"')]
     svg = section[section.index("<svg") : section.index("</svg>")]
     assert svg.count("<rect") == 3 and "<polyline" in svg
+    # Issue 33, item 2: each point's words are its readout (shown on focus), not a <title>.
     for game, number in ((club["g1"], 1040), (club["g2"], 1020), (club["g3"], 1080)):
-        assert f"Game #{game.pk}, " in svg and f": {number}</title>" in svg
-    table = section[section.index('<table class="visually-hidden">') :]
+        assert f"Game #{game.pk}, " in svg and f"rating {number} (" in svg
+    table = section[section.index('<details class="rating-table">') :]
     assert [int(n) for n in re.findall(r"<td>(\d{4})</td></tr>", table)] == [1040, 1020, 1080]
     # The unrated Babylon game draws no chart.
     babylon = page[page.index('data-game="babylon"') :]
     assert "<svg" not in babylon.split("</section>")[0]
+
+
+def test_the_rating_chart_explains_itself(club, alice) -> None:
+    """Issue 33, item 2: a title, a value axis with several values and a date axis, each game
+    a point that takes the focus (a tap focuses it too) and shows its result, and a table to
+    read instead of the picture."""
+    page = client_for(alice).get(reverse("accounts:member", args=["alice"])).content.decode()
+    section = page[page.index('data-game="akropolis"') : page.index('data-game="babylon"')]
+    figure = section[section.index('<figure class="rating-chart"') : section.index("</figure>")]
+    assert "<figcaption" in figure and "Rating in Akropolis" in figure
+    svg = figure[figure.index("<svg") : figure.index("</svg>")]
+    values = [int(v) for v in re.findall(r'<text class="tick value"[^>]*>(\d+)</text>', svg)]
+    assert len(values) >= 3 and values == sorted(values)
+    assert values[0] <= 1020 and values[-1] >= 1080  # the ratings 1040, 1020, 1080 lie within
+    dates = re.findall(r'<text class="tick date"[^>]*>([^<]+)</text>', svg)
+    assert dates[0] == "11/03/2026" and dates[-1] == "11/05/2026"  # games 1 and 3 (Budapest)
+    points = re.findall(r'<g class="point" tabindex="0"[^>]*>(.*?)</g>', svg, re.S)
+    assert len(points) == 3
+    g1, g2, g3 = club["g1"].pk, club["g2"].pk, club["g3"].pk
+    for point, text in zip(
+        points,
+        (
+            f"Game #{g1}, 11/03/2026: placed 1 of 3, rating 1040 (+40)",
+            f"Game #{g2}, 11/04/2026: placed 2 of 2, rating 1020 (-20)",
+            f"Game #{g3}, 11/05/2026: placed 1 of 3, rating 1080 (+60)",
+        ),
+        strict=True,
+    ):
+        assert '<text class="readout"' in point and f">{text}</text>" in point
+    # The table is there for everyone, folded under the chart.
+    assert "<details" in figure and "visually-hidden" not in figure
+    table = figure[figure.index("<table") :]
+    assert [int(n) for n in re.findall(r"<td>(\d{4})</td>", table)] == [1040, 1020, 1080]
+
+
+def test_a_single_rated_game_is_said_rather_than_drawn(alice, bob) -> None:
+    """Issue 33, item 2: one rated game drew a lone dot."""
+    finished("babylon", 1, [(alice, 30, 1, {}, 0.0, 0.5), (bob, 20, 2)])
+    page = client_for(alice).get(reverse("accounts:member", args=["alice"])).content.decode()
+    figure = page[page.index('<figure class="rating-chart"') : page.index("</figure>")]
+    assert "<svg" not in figure
+    assert "After 1 rated game: 1020 (+20 from 1000)." in figure
+
+
+def test_hungarian_calls_the_rating_one_name(club, alice) -> None:
+    """Issue 33, item 2: the figures said "Értékszám", the chart and notes "Pontszám"."""
+    client = client_for(alice)
+    User.objects.filter(pk=alice.pk).update(language="hu")
+    page = client.get(reverse("accounts:member", args=["alice"])).content.decode()
+    chart = page[page.index('<figure class="rating-chart"') : page.index("</figure>")]
+    assert "Értékszám" in chart and "ontszám" not in chart
 
 
 @pytest.mark.parametrize("language", ["hu", "pl"])
@@ -225,7 +313,7 @@ def test_head_to_head_counts_places_against_members_and_bots(club, alice) -> Non
 
     def row(key: str) -> list[int]:
         found = re.search(rf'<tr data-opponent="{key}">.*?</tr>', page, re.S).group(0)
-        return [int(n) for n in re.findall(r"<td>(\d+)</td>", found)]
+        return [int(n) for n in re.findall(r"<td[^>]*>(\d+)</td>", found)]
 
     # Games together, finished ahead, behind, level (same rank).
     assert row("u:bob") == [3, 1, 1, 1]  # g1 ahead, g2 behind, g3 shared win

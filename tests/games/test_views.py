@@ -254,7 +254,9 @@ def test_lobby_shows_my_games_with_whose_turn_it_is(game: Game, alice: User, bob
     mine = client_for(alice).get(reverse("games:lobby")).content.decode()
     assert "Your turn" in mine
     theirs = client_for(bob).get(reverse("games:lobby")).content.decode()
-    assert "Turn: Alice" in theirs
+    # Issue 33, item 1: the member's own game says whom it waits for, the name a link.
+    profile = reverse("accounts:member", args=["alice"])
+    assert f'Waiting for <a href="{profile}">Alice</a>' in theirs
 
 
 def test_create_a_game_against_a_bot_starts_it(alice: User) -> None:

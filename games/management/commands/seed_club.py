@@ -57,24 +57,39 @@ class Command(BaseCommand):
         if not 0 <= options["bot_share"] < 1:
             raise CommandError("--bot-share is a share of the seats, from 0 to below 1.")
         started = time.perf_counter()
-        club = seeding.ensure_members(members)
         specs = seeding.plan(games, members, seed=options["seed"], bot_share=options["bot_share"])
-        book = seeding.RatingBook.load()
         end = timezone.now()
+        # Members joined over the same days as the games, each before their first game, so
+        # the club page's newest members and the profiles' "member since" look like a club's.
+        joined = seeding.joining_times(specs, members, end=end, days=options["days"])
+        club = seeding.ensure_members(members, joined)
+        book = seeding.RatingBook.load()
         moves = 0
+        stored = 0
         with tqdm(total=games, unit="game", desc="seed_club", file=sys.stderr) as bar:
             batch: list[seeding.Played] = []
+
+            def write() -> None:
+                nonlocal batch, stored, moves
+                seeding.write(batch, club, book, games=games, end=end, days=options["days"])
+                stored += len(batch)
+                moves += sum(len(played.moves) for played in batch)
+                bar.update(len(batch))
+                batch = []
+
             for played in self.played_games(specs, jobs):
                 batch.append(played)
-                moves += len(played.moves)
-                if len(batch) == BATCH or played.spec is specs[-1]:
-                    seeding.write(batch, club, book, games=games, end=end, days=options["days"])
-                    bar.update(len(batch))
-                    batch = []
+                if len(batch) == BATCH:
+                    write()
+            # The last batch is partial whenever --games is not a multiple of BATCH. (A
+            # played game's spec came back from another process: a copy, never `specs[-1]`.)
+            if batch:
+                write()
         seeding.analyze()
         seconds = time.perf_counter() - started
+        # What was stored, counted as it was written, not what was asked for.
         self.stdout.write(
             self.style.SUCCESS(
-                f"{games} games ({moves} moves) for {members} members in {seconds:.0f} s."
+                f"{stored} games ({moves} moves) for {members} members in {seconds:.0f} s."
             )
         )
