@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import hint, history, lobby, members, nights, play, review
+from games.views import hint, history, lobby, members, nights, play, review, seasons
 
 app_name = "games"
 
@@ -18,6 +18,10 @@ urlpatterns = [
     path("nights/<int:night_id>/cancel/", nights.cancel, name="night-cancel"),
     path("nights/<int:night_id>/calendar.ics", nights.calendar, name="night-calendar"),
     path("standings/<slug:slug>/", members.leaderboard, name="leaderboard"),
+    path("seasons/", seasons.index, name="seasons"),
+    path("seasons/new/", seasons.edit, name="season-new"),
+    path("seasons/<int:season_id>/", seasons.season, name="season"),
+    path("seasons/<int:season_id>/edit/", seasons.edit, name="season-edit"),
     path("<int:game_id>/", play.play, name="play"),
     path("<int:game_id>/join/", lobby.join, name="join"),
     path("<int:game_id>/leave/", lobby.leave, name="leave"),

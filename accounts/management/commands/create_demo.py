@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.models import EmailAddress
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 
 from accounts.models import User
@@ -11,10 +11,13 @@ from accounts.models import User
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "club-demo-2026"
 EDITORS_GROUP = "Rulebook editors"
+# The club's organisers: they set the seasons' dates (games/views/seasons.py).
+ORGANISERS_GROUP = "Organisers"
+ORGANISER_PERMISSIONS = [("games", "manage_seasons")]
 
 
 class Command(BaseCommand):
-    help = "Create (or reset) the demo member, who is also a rulebook editor."
+    help = "Create (or reset) the demo member, who is also a rulebook editor and an organiser."
 
     def handle(self, *args: Any, **options: Any) -> None:
         user, created = User.objects.get_or_create(
@@ -29,10 +32,17 @@ class Command(BaseCommand):
         )
         editors, _ = Group.objects.get_or_create(name=EDITORS_GROUP)
         user.groups.add(editors)
+        organisers, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+        for app_label, codename in ORGANISER_PERMISSIONS:
+            organisers.permissions.add(
+                Permission.objects.get(content_type__app_label=app_label, codename=codename)
+            )
+        user.groups.add(organisers)
         verb = "Created" if created else "Ready"
         self.stdout.write(
             self.style.SUCCESS(
                 f"{verb}: demo account '{DEMO_USERNAME}' / password '{DEMO_PASSWORD}' "
-                f"(member of '{EDITORS_GROUP}'). Bots ready at levels easy, normal and hard."
+                f"(member of '{EDITORS_GROUP}' and '{ORGANISERS_GROUP}'). "
+                "Bots ready at levels easy, normal and hard."
             )
         )

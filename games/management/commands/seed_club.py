@@ -22,7 +22,8 @@ BATCH = 100
 class Command(BaseCommand):
     help = (
         "Create members and finished games of every game, played by the random and greedy "
-        "bots and stored with their move logs, results and ratings (games/seeding.py)."
+        "bots and stored with their move logs, results and ratings, and the seasons of the "
+        "last five quarters (games/seeding.py)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -71,10 +72,12 @@ class Command(BaseCommand):
                     seeding.write(batch, club, book, games=games, end=end, days=options["days"])
                     bar.update(len(batch))
                     batch = []
+        seasons = seeding.ensure_seasons(end)
         seeding.analyze()
         seconds = time.perf_counter() - started
         self.stdout.write(
             self.style.SUCCESS(
-                f"{games} games ({moves} moves) for {members} members in {seconds:.0f} s."
+                f"{games} games ({moves} moves) for {members} members in {seconds:.0f} s; "
+                f"{len(seasons)} seasons added."
             )
         )
