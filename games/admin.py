@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from accounts import times
-from games.models import Game, GameNight, Move, Rating, Result, Seat
+from games.models import Game, GameNight, Move, Rating, Result, Season, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -88,3 +88,11 @@ class GameNightAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: object) -> bool:
         return False
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    """Organisers edit seasons on the site (games/views/seasons.py), which refuses overlaps."""
+
+    list_display = ["name", "starts_on", "ends_on"]
+    readonly_fields = ["created_by"]

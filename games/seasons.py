@@ -177,6 +177,11 @@ def grouped(seasons: list[Season], **extra: Any) -> list[dict[str, Any]]:
     )
 
 
+def standing_order(standing: Standing) -> tuple[float, float, str]:
+    """More points first; on equal points, the better (lower) average place."""
+    return (-standing.points, standing.average_place, standing.player.name.casefold())
+
+
 def tables_from(rows: list[dict[str, Any]]) -> dict[tuple[int, str], Table]:
     """(season id, game slug) -> that game's table in that season, places given."""
     titles = game_titles()
@@ -201,9 +206,8 @@ def tables_from(rows: list[dict[str, Any]]) -> dict[tuple[int, str], Table]:
         else:
             tables[key].unranked.append(standing)
     for table in tables.values():
-        order = lambda s: (-s.points, s.average_place, s.player.name.casefold())  # noqa: E731
-        table.ranked.sort(key=order)
-        table.unranked.sort(key=order)
+        table.ranked.sort(key=standing_order)
+        table.unranked.sort(key=standing_order)
         for index, standing in enumerate(table.ranked):
             before = table.ranked[index - 1] if index else None
             same = before is not None and (before.points, before.average_place) == (
