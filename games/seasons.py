@@ -26,6 +26,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import (
     Avg,
@@ -160,7 +161,7 @@ def season_of(seasons: list[Season]) -> Case:
     return Case(*whens, output_field=IntegerField())
 
 
-def grouped(seasons: list[Season], **extra: Any) -> list[dict[str, Any]]:
+def grouped(seasons: list[Season]) -> list[dict[str, Any]]:
     """Per season, game and member: twice the place points, games played and average place.
 
     Twice the points, so the sum stays a whole number: a seat on rank r shared by k seats in an
@@ -173,7 +174,7 @@ def grouped(seasons: list[Season], **extra: Any) -> list[dict[str, Any]]:
         .annotate(season_id=season_of(seasons))
         .values("season_id", "game__engine_slug", "user_id", "user__username", "user__display_name")
         .order_by()
-        .annotate(doubled=Sum(doubled), played=Count("pk"), average=Avg("rank"), **extra)
+        .annotate(doubled=Sum(doubled), played=Count("pk"), average=Avg("rank"))
     )
 
 
@@ -199,7 +200,6 @@ def tables_from(rows: list[dict[str, Any]]) -> dict[tuple[int, str], Table]:
             points=row["doubled"] / 2,
             played=row["played"],
             average_place=float(row["average"]),
-            rating=ratings.display(row["at_end"]) if row.get("at_end") is not None else None,
         )
         if standing.played >= min_games():
             tables[key].ranked.append(standing)
@@ -225,23 +225,67 @@ def in_game_order(tables: dict[str, Table]) -> list[Table]:
 
 def season_tables(season: Season) -> list[Table]:
     """The season's table of every game played in it, with each listed member's rating at the
-    season's end: one query."""
-    _start, end = bounds(season)
-    # The rating after the member's last rated game of that game up to the season's end
-    # (before the season, if no game in it moved their rating).
-    last = (
+    season's end (two queries; a third only for members no game of the season rated)."""
+    found = tables_from(grouped([season]))
+    tables = {slug: table for (_season, slug), table in found.items()}
+    if tables:
+        add_ratings(season, tables)
+    return in_game_order(tables)
+
+
+def add_ratings(season: Season, tables: dict[str, Table]) -> None:
+    """Each listed member's rating after their last rated game of that game up to the season's
+    end. Read from the season's own results, so the rows read grow with the season and not
+    with the club's history; a member whom no game of the season rated (their seats there
+    were left out of the rating) has it from the games before, asked for them alone."""
+    start, end = bounds(season)
+    slugs = list(tables)
+    rows = (
         Result.objects.filter(
-            user_id=OuterRef("user_id"),
-            game__engine_slug=OuterRef("game__engine_slug"),
+            user__isnull=False,
             rating_after__isnull=False,
+            game__engine_slug__in=slugs,
+            game__finished_at__gte=start,
             game__finished_at__lt=end,
         )
-        .order_by("-game__finished_at", "-game_id")
-        .values("rating_after")[:1]
+        .order_by("game__finished_at", "game_id")
+        .values_list("user_id", "game__engine_slug", "rating_after")
     )
-    rows = grouped([season], at_end=Subquery(last, output_field=FloatField()))
-    found = tables_from(rows)
-    return in_game_order({slug: table for (_season, slug), table in found.items()})
+    at_end = {(user_id, slug): value for user_id, slug, value in rows}  # the last one wins
+    listed = [(slug, s) for slug, t in tables.items() for s in [*t.ranked, *t.unranked]]
+    missing = {s.player.user_id for slug, s in listed if (s.player.user_id, slug) not in at_end}
+    if missing:
+        at_end.update(ratings_before(start, slugs, missing))
+    for slug, standing in listed:
+        value = at_end.get((standing.player.user_id, slug))
+        standing.rating = ratings.display(value) if value is not None else None
+
+
+def ratings_before(start: datetime, slugs: list[str], members: set[int]) -> dict:
+    """(member id, game slug) -> the rating after the member's last rated game of that game
+    before `start`: one query, a subquery per member and game."""
+
+    def last_rating(slug: str) -> Subquery:
+        last = (
+            Result.objects.filter(
+                user_id=OuterRef("pk"),
+                game__engine_slug=slug,
+                rating_after__isnull=False,
+                game__finished_at__lt=start,
+            )
+            .order_by("-game__finished_at", "-game_id")
+            .values("rating_after")[:1]
+        )
+        return Subquery(last, output_field=FloatField())
+
+    columns = {f"at_{index}": last_rating(slug) for index, slug in enumerate(slugs)}
+    rows = get_user_model().objects.filter(pk__in=members).values("pk", **columns)
+    return {
+        (row["pk"], slug): row[f"at_{index}"]
+        for row in rows
+        for index, slug in enumerate(slugs)
+        if row[f"at_{index}"] is not None
+    }
 
 
 def summaries(seasons: list[Season]) -> dict[int, list[Table]]:

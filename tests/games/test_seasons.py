@@ -130,6 +130,20 @@ def test_a_season_ends_at_midnight_in_the_club_time_zone(season: Season, alice, 
     ]
 
 
+def test_the_rating_at_the_end_comes_from_before_when_no_game_of_the_season_moved_it(
+    season: Season, alice: User, bob: User
+) -> None:
+    # October: alice's rating rises to ordinal 2.0 (shown 1080).
+    game_at(at(20, month=10), [(alice, 1, 0.0, 2.0), (bob, 2, 0.0, -2.0)])
+    # November: alice against two normal bots, a rated game that rates nobody (one bot level
+    # in two seats learns nothing, and alice alone is no field): still counted, 2 points.
+    game_at(at(2), [(alice, 1), ("normal", 2), ("normal", 3)])
+    [table] = seasons.season_tables(season)
+    assert [(s.player.username, s.points, s.rating) for s in table.unranked] == [
+        ("alice", 2.0, 1080)
+    ]
+
+
 def test_equal_points_and_average_place_share_a_place(
     season: Season, alice, bob, carol, settings
 ) -> None:
