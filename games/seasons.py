@@ -223,14 +223,16 @@ def in_game_order(tables: dict[str, Table]) -> list[Table]:
     return sorted(tables.values(), key=lambda t: order.index(t.slug))
 
 
-def season_tables(season: Season) -> list[Table]:
-    """The season's table of every game played in it, with each listed member's rating at the
-    season's end (two queries; a third only for members no game of the season rated)."""
+def season_tables(season: Season, *, game: str = "") -> tuple[Table | None, list[Table]]:
+    """The table of `game` in the season (of the first game played in it when `game` was not),
+    with each listed member's rating at the season's end, and the tables of the other games
+    played in it, without: two queries, a third only for members no game of the season rated."""
     found = tables_from(grouped([season]))
-    tables = {slug: table for (_season, slug), table in found.items()}
-    if tables:
-        add_ratings(season, tables)
-    return in_game_order(tables)
+    tables = in_game_order({slug: table for (_season, slug), table in found.items()})
+    chosen = next((t for t in tables if t.slug == game), tables[0] if tables else None)
+    if chosen is not None:
+        add_ratings(season, {chosen.slug: chosen})
+    return chosen, [t for t in tables if t is not chosen]
 
 
 def add_ratings(season: Season, tables: dict[str, Table]) -> None:

@@ -52,14 +52,18 @@ def index(request: HttpRequest) -> HttpResponse:
 @require_GET
 @login_required
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
+    """One game's standings in the season (`?game=`, the first game played by default), with
+    links to the other games played in it: a table lists every member who played."""
     shown = get_object_or_404(Season, pk=season_id)
+    table, others = seasons.season_tables(shown, game=request.GET.get("game", ""))
     today = seasons.today()
     return render(
         request,
         "games/season.html",
         {
             "season": shown,
-            "tables": seasons.season_tables(shown),
+            "table": table,
+            "others": others,
             "current": shown.starts_on <= today <= shown.ends_on,
             "ended": shown.ends_on < today,
             "may_manage": may_manage(request.user),

@@ -100,7 +100,7 @@ def rows_of(table: seasons.Table) -> list[tuple[Any, ...]]:
 
 
 def test_standings_sum_place_points_with_shared_places_split(autumn: Season) -> None:
-    [table] = seasons.season_tables(autumn)
+    table, [] = seasons.season_tables(autumn)
     assert table.slug == "akropolis"
     assert rows_of(table) == [
         # 2 + 1.5 + 1; places (1 + 1 + 3) / 3; rating after g3: 1000 + 40 x 1.5
@@ -114,7 +114,7 @@ def test_standings_sum_place_points_with_shared_places_split(autumn: Season) -> 
 
 
 def test_bots_take_places_but_are_never_listed(autumn: Season) -> None:
-    [table] = seasons.season_tables(autumn)
+    table, [] = seasons.season_tables(autumn)
     assert all(not s.player.is_bot for s in [*table.ranked, *table.unranked])
 
 
@@ -123,7 +123,7 @@ def test_a_season_ends_at_midnight_in_the_club_time_zone(season: Season, alice, 
     game_at(at(30, hour=22, minute=30), [(alice, 1, 0.0, 1.0), (bob, 2, 0.0, -1.0)])
     # 30 November 23:30 UTC is 1 December 00:30 in Budapest: the next season's.
     game_at(at(30, hour=23, minute=30), [(bob, 1, -1.0, 2.0), (alice, 2, 1.0, 0.0)])
-    [table] = seasons.season_tables(season)
+    table, [] = seasons.season_tables(season)
     assert [(s.player.username, s.points, s.played, s.rating) for s in table.unranked] == [
         ("alice", 1.0, 1, 1040),
         ("bob", 0.0, 1, 960),
@@ -138,7 +138,7 @@ def test_the_rating_at_the_end_comes_from_before_when_no_game_of_the_season_move
     # November: alice against two normal bots, a rated game that rates nobody (one bot level
     # in two seats learns nothing, and alice alone is no field): still counted, 2 points.
     game_at(at(2), [(alice, 1), ("normal", 2), ("normal", 3)])
-    [table] = seasons.season_tables(season)
+    table, [] = seasons.season_tables(season)
     assert [(s.player.username, s.points, s.rating) for s in table.unranked] == [
         ("alice", 2.0, 1080)
     ]
@@ -150,7 +150,7 @@ def test_equal_points_and_average_place_share_a_place(
     settings.SEASON_MIN_GAMES = 1
     game_at(at(2), [(alice, 1), (carol, 2), (bob, 3)])  # alice 2, carol 1, bob 0
     game_at(at(3), [(bob, 1), (carol, 2), (alice, 3)])  # bob 2, carol 1, alice 0
-    [table] = seasons.season_tables(season)
+    table, [] = seasons.season_tables(season)
     # alice and bob: 2 points, places 1 and 3 (average 2); carol: 2 points, average 2 too.
     assert sorted((s.player.username, s.place) for s in table.ranked) == [
         ("alice", 1),
@@ -158,7 +158,7 @@ def test_equal_points_and_average_place_share_a_place(
         ("carol", 1),
     ]
     game_at(at(4), [(carol, 1), (alice, 2)])  # carol 1 more point
-    [table] = seasons.season_tables(season)
+    table, [] = seasons.season_tables(season)
     assert [(s.player.username, s.place, s.points) for s in table.ranked] == [
         ("carol", 1, 3.0),
         ("alice", 2, 2.0),
@@ -281,6 +281,23 @@ def test_the_season_page_speaks_the_members_language(
         assert word in page
     # Names link to the members' profiles.
     assert f'href="{reverse("accounts:member", args=["bob"])}"' in page
+
+
+@pytest.mark.django_db
+def test_the_season_page_shows_one_games_table_and_links_the_others(
+    autumn: Season, alice: User, bob: User
+) -> None:
+    game_at(at(9), [(bob, 1, 0.0, 3.0), (alice, 2, 0.0, -3.0)], slug="babylon")
+    client = client_for(alice)
+    url = reverse("games:season", args=[autumn.pk])
+    page = client.get(url).text  # Akropolis comes first in the club's order of games
+    assert 'data-game="akropolis"' in page and 'href="?game=babylon"' in page
+    page = client.get(url + "?game=babylon").text
+    assert 'data-game="babylon"' in page and 'href="?game=akropolis"' in page
+    row = page[page.index('<tr data-player="u:bob"') :].split("</tr>")[0]
+    assert 'data-stat="points">1<' in row  # first of two
+    assert 'data-stat="rating">1120<' in row  # 1000 + 40 x 3.0
+    assert client.get(url + "?game=chess").status_code == 200
 
 
 @pytest.mark.django_db
