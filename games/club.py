@@ -88,7 +88,13 @@ def current_season() -> dict[str, Any] | None:
     season = seasons.current_season()
     if season is None:
         return None
-    return {"season": season, "tables": seasons.summaries([season])[season.pk]}
+    tables = seasons.summaries([season])[season.pk]
+    return {
+        "season": season,
+        "tables": tables,
+        "ranked": any(table.ranked for table in tables),
+        "min_games": seasons.min_games(),
+    }
 
 
 def club_context(user: Any, now: datetime | None = None) -> dict[str, Any]:

@@ -334,6 +334,28 @@ def test_the_club_page_shows_the_current_seasons_top(autumn: Season, alice, time
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "Nobody has played 5 rated games of one kind in this season yet."),
+        ("hu", "Ebben a szezonban még senki sem játszott 5 értékelt játékot"),
+        ("pl", "W tym sezonie nikt nie rozegrał jeszcze 5 gier rankingowych"),
+    ],
+)
+def test_the_club_page_says_when_nobody_is_ranked_yet(
+    season: Season, alice: User, bob: User, language: str, words: str, time_machine
+) -> None:
+    time_machine.move_to(datetime(2026, 11, 20, 12, tzinfo=UTC))
+    game_at(at(2), [(alice, 1, 0.0, 1.0), (bob, 2, 0.0, -1.0)])
+    alice.language = language
+    alice.save()
+    page = client_for(alice).get("/").text
+    assert "Autumn 2026" in page
+    assert words in page
+    assert 'class="game-list season-top"' not in page
+
+
+@pytest.mark.django_db
 def test_a_profile_lists_the_seasons_and_places_earned(autumn: Season, bob: User, carol) -> None:
     page = client_for(carol).get(reverse("accounts:member", args=["bob"])).text
     row = page[page.index(f'<tr data-season="{autumn.pk}" data-game="akropolis"') :]
