@@ -374,6 +374,9 @@ HINTS_PER_TURN = int(env_float("HINTS_PER_TURN", 3))
 HINTS_PER_HOUR = int(env_float("HINTS_PER_HOUR", 20))
 # Search iterations per decision of a post-game review (games/services/review.py).
 REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 2 if TESTING else 8))
+# A member is ranked in a season's standings of a game after this many of its rated games
+# there (games/seasons.py); with fewer they are listed apart, "not yet ranked".
+SEASON_MIN_GAMES = int(env_float("SEASON_MIN_GAMES", 5))
 
 # --- Limits: what one member may ask for (README, "Limits"); refused work changes nothing -----
 

@@ -4,7 +4,17 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from accounts import times
-from games.models import Game, GameNight, Move, Rating, Result, Seat, Tournament, TournamentEntry
+from games.models import (
+    Game,
+    GameNight,
+    Move,
+    Rating,
+    Result,
+    Season,
+    Seat,
+    Tournament,
+    TournamentEntry,
+)
 
 
 class SeatInline(admin.TabularInline):
@@ -105,3 +115,11 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ["engine_slug", "format", "status"]
     readonly_fields = [f.name for f in Tournament._meta.fields]
     inlines = [TournamentEntryInline]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    """Organisers edit seasons on the site (games/views/seasons.py), which refuses overlaps."""
+
+    list_display = ["name", "starts_on", "ends_on"]
+    readonly_fields = ["created_by"]

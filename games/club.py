@@ -1,6 +1,7 @@
 """What the club page shows a signed-in member: games running now to watch, games waiting for
-players, the latest results, this week's games, the newest members and the game nights to
-come. A fixed number of queries whatever the number of games (each list is cut short)."""
+players, the latest results, this week's games, the newest members, the game nights to come
+and the current season's best of each game. A fixed number of queries whatever the number of
+games (each list is cut short)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import selectors, stats
+from games import seasons, selectors, stats
 from games.models import Game, GameNight, Result, Seat
 
 LIST_LENGTH = 8
@@ -94,9 +95,24 @@ def upcoming_nights(user: Any, now: datetime) -> list[GameNight]:
     )
 
 
+def current_season() -> dict[str, Any] | None:
+    """The season running today, with each game's top of its standings (two queries)."""
+    season = seasons.current_season()
+    if season is None:
+        return None
+    tables = seasons.summaries([season])[season.pk]
+    return {
+        "season": season,
+        "tables": tables,
+        "ranked": any(table.ranked for table in tables),
+        "min_games": seasons.min_games(),
+    }
+
+
 def club_context(user: Any, now: datetime | None = None) -> dict[str, Any]:
     now = now or timezone.now()
     return {
+        "season": current_season(),
         "running": running_games(user),
         "waiting": selectors.open_games(user=user)[:LIST_LENGTH],
         "results": latest_results(),

@@ -15,11 +15,14 @@ from zoneinfo import ZoneInfo
 from django import forms
 from django.conf import settings
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from accounts.times import member_zone, zone_label
 from games import catalog, payloads
 from games.messages import limit_text
+from games.models import Season
+from games.seasons import overlapping
 
 IMPORT_MAX_BYTES = 2 * 1024 * 1024
 
@@ -421,4 +424,56 @@ class TournamentForm(forms.Form):
                     _("The clocks skip this time that day (summer time begins); choose another."),
                 )
             data["first_round_at"] = instant
+
+
+# A season's days: a year at most, and dates a page can always show (its day after the last
+# is still in the calendar, issue 31).
+SEASON_MAX_DAYS = 366
+SEASON_YEARS = (2000, 2999)
+
+
+class SeasonForm(forms.ModelForm):
+    """An organiser's season: a name and its first and last days, which may not share a day
+    with another season."""
+
+    class Meta:
+        model = Season
+        fields = ["name", "starts_on", "ends_on"]
+        widgets = {
+            "starts_on": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
+            "ends_on": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        starts_on, ends_on = data.get("starts_on"), data.get("ends_on")
+        for name in ("starts_on", "ends_on"):
+            day = data.get(name)
+            if day is not None and not SEASON_YEARS[0] <= day.year <= SEASON_YEARS[1]:
+                self.add_error(
+                    name,
+                    _("Choose a day between the years %(first)s and %(last)s.")
+                    % {"first": SEASON_YEARS[0], "last": SEASON_YEARS[1]},
+                )
+        if self.errors or starts_on is None or ends_on is None:
+            return data
+        if ends_on < starts_on:
+            self.add_error("ends_on", _("The last day cannot come before the first day."))
+        elif (ends_on - starts_on).days + 1 > SEASON_MAX_DAYS:
+            self.add_error(
+                "ends_on",
+                _("A season lasts at most %(days)s days.") % {"days": SEASON_MAX_DAYS},
+            )
+        else:
+            other = overlapping(starts_on, ends_on, exclude=self.instance.pk)
+            if other is not None:
+                self.add_error(
+                    None,
+                    _("These days overlap the season %(name)s (%(first)s to %(last)s).")
+                    % {
+                        "name": other.name,
+                        "first": date_format(other.starts_on, "SHORT_DATE_FORMAT"),
+                        "last": date_format(other.ends_on, "SHORT_DATE_FORMAT"),
+                    },
+                )
         return data

@@ -10,7 +10,8 @@ Only the writing differs: rows go to the database in bulk, many games per transa
 `audit_games` accepts every game.
 
 Games are played in worker processes (`play_game` needs no database); the parent writes them
-in the order they were planned, so ratings follow the finishing dates.
+in the order they were planned, so ratings follow the finishing dates. The club's seasons are
+the calendar quarters of the last games (`ensure_seasons`), so the season pages show them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.hashers import make_password
@@ -28,7 +29,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import boards, bots, engines, ratings
-from games.models import Game, Move, Rating, Result, Seat
+from games.models import Game, Move, Rating, Result, Season, Seat
+from games.seasons import club_zone, overlapping
 from games.services.results import final_ranks
 
 MEMBER_PREFIX = "member"
@@ -271,6 +273,33 @@ def analyze() -> None:
         else:
             for table in tables:
                 cursor.execute(f"ANALYZE {table}")
+
+
+# Seasons seed_club adds: the quarter of the last game and the ones before it.
+SEASON_QUARTERS = 5
+
+
+def quarters(day: date, count: int) -> list[tuple[str, date, date]]:
+    """The calendar quarter holding `day` and the `count - 1` before it, oldest first, each as
+    (name, first day, last day): ("2026 Q4", 1 October 2026, 31 December 2026)."""
+    found = []
+    year, quarter = day.year, (day.month - 1) // 3
+    for _ in range(count):
+        first = date(year, 3 * quarter + 1, 1)
+        following = date(year + 1, 1, 1) if quarter == 3 else date(year, 3 * quarter + 4, 1)
+        found.append((f"{year} Q{quarter + 1}", first, following - timedelta(days=1)))
+        year, quarter = (year - 1, 3) if quarter == 0 else (year, quarter - 1)
+    return list(reversed(found))
+
+
+def ensure_seasons(end: datetime, count: int = SEASON_QUARTERS) -> list[Season]:
+    """The club's seasons as quarters up to the one of `end` (in the club's time zone); a
+    quarter that would overlap a season already there is left out."""
+    made = []
+    for name, first, last in quarters(timezone.localtime(end, club_zone()).date(), count):
+        if overlapping(first, last) is None:
+            made.append(Season.objects.create(name=name, starts_on=first, ends_on=last))
+    return made
 
 
 def finishing_time(number: int, games: int, *, end: datetime, days: int) -> datetime:

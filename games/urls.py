@@ -2,7 +2,17 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import hint, history, lobby, members, nights, play, review, tournaments
+from games.views import (
+    hint,
+    history,
+    lobby,
+    members,
+    nights,
+    play,
+    review,
+    seasons,
+    tournaments,
+)
 
 app_name = "games"
 
@@ -39,6 +49,10 @@ urlpatterns = [
     ),
     path("standings/", members.standings, name="standings"),
     path("standings/<slug:slug>/", members.leaderboard, name="leaderboard"),
+    path("seasons/", seasons.index, name="seasons"),
+    path("seasons/new/", seasons.edit, name="season-new"),
+    path("seasons/<int:season_id>/", seasons.season, name="season"),
+    path("seasons/<int:season_id>/edit/", seasons.edit, name="season-edit"),
     path("<int:game_id>/", play.play, name="play"),
     path("<int:game_id>/join/", lobby.join, name="join"),
     path("<int:game_id>/leave/", lobby.leave, name="leave"),

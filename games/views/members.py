@@ -8,7 +8,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from games import stats
+from games import seasons, stats
+from games.models import Season
 
 
 @require_GET
@@ -24,6 +25,7 @@ def member(request: HttpRequest, username: str) -> HttpResponse:
             "is_me": person.pk == request.user.pk,
             "games": stats.profile_stats(person),
             "head_to_head": stats.head_to_head(person),
+            "seasons": seasons.member_places(person, list(Season.objects.all())),
             "min_games": stats.MIN_RATED_GAMES,
             "chart_points": stats.CHART_POINTS,
         },

@@ -11,10 +11,14 @@ from accounts.models import User
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "club-demo-2026"
 EDITORS_GROUP = "Rulebook editors"
+# The club's organisers: they set the seasons' dates (games/views/seasons.py).
+ORGANISERS_GROUP = "Organisers"
+# What an organiser may do: set the seasons and run tournaments.
+ORGANISER_PERMISSIONS = [("games", "manage_seasons"), ("games", "organise_tournament")]
 
 
 class Command(BaseCommand):
-    help = "Create (or reset) the demo member, a rulebook editor and tournament organiser."
+    help = "Create (or reset) the demo member, who is also a rulebook editor and an organiser."
 
     def handle(self, *args: Any, **options: Any) -> None:
         user, created = User.objects.get_or_create(
@@ -29,15 +33,17 @@ class Command(BaseCommand):
         )
         editors, _ = Group.objects.get_or_create(name=EDITORS_GROUP)
         user.groups.add(editors)
-        # The demo organises tournaments (games.organise_tournament).
-        user.user_permissions.add(
-            Permission.objects.get(codename="organise_tournament", content_type__app_label="games")
-        )
+        organisers, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+        for app_label, codename in ORGANISER_PERMISSIONS:
+            organisers.permissions.add(
+                Permission.objects.get(content_type__app_label=app_label, codename=codename)
+            )
+        user.groups.add(organisers)
         verb = "Created" if created else "Ready"
         self.stdout.write(
             self.style.SUCCESS(
                 f"{verb}: demo account '{DEMO_USERNAME}' / password '{DEMO_PASSWORD}' "
-                f"(member of '{EDITORS_GROUP}', organises tournaments). "
+                f"(member of '{EDITORS_GROUP}' and '{ORGANISERS_GROUP}'). "
                 "Bots ready at levels easy, normal and hard."
             )
         )

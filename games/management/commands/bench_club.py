@@ -20,8 +20,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import stats
-from games.models import Game
+from games import seasons, stats
+from games.models import Game, Season
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -32,7 +32,10 @@ def percentile(values: list[float], share: float) -> float:
 
 
 class Command(BaseCommand):
-    help = "Median and p95 times of the history, a busy member's profile, each leaderboard and /."
+    help = (
+        "Median and p95 times of the history, a busy member's profile, each leaderboard, /, "
+        "the seasons and the current season's page."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--requests", type=int, default=50, help="requests per page")
@@ -63,7 +66,11 @@ class Command(BaseCommand):
                 for slug in stats.game_titles()
             ],
             ("club page /", "/"),
+            ("seasons", reverse("games:seasons")),
         ]
+        season = seasons.current_season() or Season.objects.first()
+        if season is not None:  # the running season, else the latest
+            pages.append((f"season {season.name}", reverse("games:season", args=[season.pk])))
         self.stdout.write(f"{'page':<28} {'median':>9} {'p95':>9} {'queries':>8}")
         for name, url in pages:
             self.bench(client, name, url, options["requests"])

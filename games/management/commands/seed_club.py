@@ -22,7 +22,8 @@ BATCH = 100
 class Command(BaseCommand):
     help = (
         "Create members and finished games of every game, played by the random and greedy "
-        "bots and stored with their move logs, results and ratings (games/seeding.py)."
+        "bots and stored with their move logs, results and ratings, and the seasons of the "
+        "last five quarters (games/seeding.py)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -85,11 +86,13 @@ class Command(BaseCommand):
             # played game's spec came back from another process: a copy, never `specs[-1]`.)
             if batch:
                 write()
+        seasons = seeding.ensure_seasons(end)
         seeding.analyze()
         seconds = time.perf_counter() - started
         # What was stored, counted as it was written, not what was asked for.
         self.stdout.write(
             self.style.SUCCESS(
-                f"{stored} games ({moves} moves) for {members} members in {seconds:.0f} s."
+                f"{stored} games ({moves} moves) for {members} members in {seconds:.0f} s; "
+                f"{len(seasons)} seasons added."
             )
         )
