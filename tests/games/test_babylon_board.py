@@ -319,3 +319,26 @@ def test_the_quarry_legend_lists_every_decoration_with_its_points(language: str)
         assert said == f"{name} : {scores}"
         assert "<path" in items[symbol]  # the symbol drawn as on the tiles
     assert LEGEND[language]["set"] in unescape(legend)
+
+
+@pytest.mark.django_db
+def test_the_last_move_line_under_the_quarry_leads_with_the_turn_bars_last_move() -> None:
+    # Issue 34: the line under the quarry lagged behind the turn bar, opening with the first
+    # step of the turn while the bar showed its newest one.
+    game = game_in_its_build_step()
+    state = ENGINE.load(game.state)
+    move = ENGINE.legal_moves(state, 0)[0]
+    services.play_move(game_id=game.pk, seat=0, move=move, expected_version=game.version)
+    game = Game.objects.get(pk=game.pk)
+    for language in ("en", "hu", "pl"):
+        with translation.override(language):
+            html = rendering.board_html(game=game, seat=None)
+            newest = rendering.describe_move("babylon", "Alice", game.moves.last())
+        bar = re.search(r'id="last-move">(.*?)</span>', html, re.S).group(1)
+        line = re.search(r'class="bab-latest">(.*?)</span>', html, re.S).group(1)
+        assert unescape(line) == newest and newest in unescape(bar)
+        earlier = re.search(r'class="meta bab-earlier">(.*?)</span>', html, re.S).group(1)
+        dug = game.moves.get(number=game.version - 2)
+        assert dug.payload["type"] == "dig"
+        with translation.override(language):
+            assert rendering.describe_move("babylon", "Alice", dug) in unescape(earlier)

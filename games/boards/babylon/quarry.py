@@ -16,12 +16,12 @@ Q = data.QUARRY_SIZE
 
 
 # One stack is drawn in a 48 x 58 box: its top tile as a 44-unit square with one symbol in
-# each quarter (room for a glyph of radius 6.5 on a light disc), and under the tile one stripe
+# each quarter (room for a glyph of radius 7 on a light disc), and under the tile one stripe
 # per layer of the stack, in that layer's material. The "+N" of a dig is printed under the
 # picture (the template), so nothing covers a symbol.
 TILE = 44
 STRIPE, STRIPE_GAP = 3, 0.5
-GLYPH = 6.5
+GLYPH = 7
 QUARTERS = ((13, 13), (35, 13), (35, 35), (13, 35))  # NW, NE, SE, SW as printed (§3.2)
 
 
