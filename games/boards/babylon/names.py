@@ -95,6 +95,11 @@ def cell_name(x: int, y: int) -> str:
     return f"{'ABCDEFGH'[x]}{y + 1}"
 
 
+def stack_name(x: int, y: int) -> str:
+    """A quarry stack, in small letters so it never reads as a cell of a garden: "b3"."""
+    return f"{'abcd'[x]}{y + 1}"
+
+
 def decorations_of(tile: str) -> str:
     """The tile's symbols by name, clockwise from the north-west field as printed:
     "stairs, bridge"."""

@@ -9,7 +9,14 @@ from typing import Any
 from django.utils.translation import npgettext, pgettext
 
 from games.boards.babylon.drawing import DIG, REMOVE_CLAY, compact, symbol_path
-from games.boards.babylon.names import FLOWERS, MATERIALS, SYMBOLS, scoring, tile_name
+from games.boards.babylon.names import (
+    FLOWERS,
+    MATERIALS,
+    SYMBOLS,
+    scoring,
+    stack_name,
+    tile_name,
+)
 from games.engines.babylon import data
 
 Q = data.QUARRY_SIZE
@@ -97,7 +104,7 @@ def stack_label(stack: dict[str, Any], *, removable: bool = False) -> str:
 
 
 def quarry_cell(stack: dict[str, Any]) -> str:
-    return f"{'abcd'[stack['x']]}{stack['y'] + 1}"
+    return stack_name(stack["x"], stack["y"])
 
 
 def legend() -> dict[str, Any]:
