@@ -342,3 +342,17 @@ def test_the_last_move_line_under_the_quarry_leads_with_the_turn_bars_last_move(
         assert dug.payload["type"] == "dig"
         with translation.override(language):
             assert rendering.describe_move("babylon", "Alice", dug) in unescape(earlier)
+
+
+def test_every_quarry_symbol_lies_inside_its_tile() -> None:
+    # Issue 34: the bottom row of symbols was drawn off the tile, over the layer stripes.
+    state = ENGINE.new_game(3, seed=8)
+    for stack in BOARD.board(ENGINE.view(state, 0), ["A", "B", "C"], [])["quarry"]:
+        top = stack["top"]
+        assert len(top["symbols"]) == 2  # a clay tile on top: two symbols (spec §3.3)
+        for symbol in top["symbols"]:
+            # The tile's square starts at 2 in the picture; each symbol with its disc is in it,
+            # above every layer stripe.
+            assert 2 <= symbol["cx"] - symbol["r"] and symbol["cx"] + symbol["r"] <= 2 + top["size"]
+            assert 2 <= symbol["cy"] - symbol["r"] and symbol["cy"] + symbol["r"] <= 2 + top["size"]
+            assert all(symbol["cy"] + symbol["r"] < layer["y"] for layer in stack["layers"])
