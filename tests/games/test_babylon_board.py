@@ -353,6 +353,6 @@ def test_every_quarry_symbol_lies_inside_its_tile() -> None:
         for symbol in top["symbols"]:
             # The tile's square starts at 2 in the picture; each symbol with its disc is in it,
             # above every layer stripe.
-            assert 2 <= symbol["cx"] - symbol["r"] and symbol["cx"] + symbol["r"] <= 2 + top["size"]
-            assert 2 <= symbol["cy"] - symbol["r"] and symbol["cy"] + symbol["r"] <= 2 + top["size"]
+            for centre in (symbol["cx"], symbol["cy"]):
+                assert centre - symbol["r"] >= 2 and centre + symbol["r"] <= 2 + top["size"]
             assert all(symbol["cy"] + symbol["r"] < layer["y"] for layer in stack["layers"])
