@@ -306,6 +306,7 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "revealed": len(view["revealed"]),
         "supply": view["supply"],
         "quarry": quarry.quarry(view, legal, marks["stack"] if marks else None),
+        "legend": quarry.legend(),
         "removed": [tile_name(t) for t in view["removed"]],
         "discarded": len(view["discarded"]),
         "gardens": gardens,
@@ -320,7 +321,13 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "blocked": drawing.blocked_note(legal, view["boards"][seat]["singles"]) if mine else None,
         "grid": drawing.GRID,
         "cell": drawing.CELL,
+        # The newest step first, as the turn bar's "Last move" reads, then the rest of that
+        # turn in the order played.
         "last_turn": None
         if marks is None
-        else {"name": names[marks["seat"]], "texts": marks["texts"]},
+        else {
+            "name": names[marks["seat"]],
+            "latest": marks["texts"][-1],
+            "earlier": marks["texts"][:-1],
+        },
     }

@@ -1,6 +1,7 @@
-"""A Babylon move as advice to the player ("Build C07 on level 2 at B3, turned twice"), for
-the review's alternative and the hint: every part of the move is named, so two moves that
-differ only in the rotation, the open corner or the quarry stack read differently."""
+"""A Babylon move as advice to the player ("Build a clay tile (pink flower; stairs, bridge) on
+level 2 at B3, turned twice"), for the review's alternative and the hint: every part of the
+move is named, so two moves that differ only in the rotation, the open corner or the quarry
+stack read differently."""
 
 from __future__ import annotations
 
@@ -17,7 +18,14 @@ from games.boards.babylon.drawing import (
     REMOVE_CLAY,
     SET_SYMBOL,
 )
-from games.boards.babylon.names import SYMBOL_OF, SYMBOLS, cell_name, points, tile_name
+from games.boards.babylon.names import (
+    SYMBOL_OF,
+    SYMBOLS,
+    cell_name,
+    points,
+    stack_name,
+    tile_name,
+)
 
 
 def turned(rotation: int) -> str:
@@ -32,7 +40,7 @@ def turned(rotation: int) -> str:
 def advise(names: list[str], move_type: str, move: dict[str, Any], summary: dict[str, Any]) -> str:
     """What to do, addressed to the player: the move's every part in words."""
     if move_type in (REMOVE_CLAY, DIG) and "tile" in summary:
-        values = {"tile": tile_name(summary["tile"]), "stack": cell_name(move["x"], move["y"])}
+        values = {"tile": tile_name(summary["tile"]), "stack": stack_name(move["x"], move["y"])}
         if move_type == REMOVE_CLAY:
             return pgettext("babylon", "Remove %(tile)s from quarry stack %(stack)s") % values
         return pgettext("babylon", "Dig %(tile)s from quarry stack %(stack)s") % values

@@ -317,6 +317,17 @@ def placements(view: dict[str, Any], legal: dict[str, Any]) -> list[dict[str, An
                 " (%(count)s doubles bought with 2 singles each)",
                 option["exchanges"],
             ) % {"count": option["exchanges"]}
+        if option["open_corner"] is None:
+            held = pgettext("babylon", "on 4 pillars")
+        else:
+            held = pgettext("babylon", "belvedere: %(corner)s") % {
+                "corner": CORNERS[option["open_corner"]]
+            }
+        short = pgettext("babylon", "Level %(level)s · %(held)s · %(cost)s") % {
+            "level": option["level"],
+            "held": held,
+            "cost": " + ".join(cost),
+        }
         move = {
             "type": PLACE,
             "tile": tiles[0],
@@ -335,6 +346,7 @@ def placements(view: dict[str, Any], legal: dict[str, Any]) -> list[dict[str, An
                 "level": option["level"],
                 "open": "" if option["open_corner"] is None else option["open_corner"],
                 "label": text,
+                "short": short,
                 "move": compact(move),
                 "top_x": x * CELL + 2,
                 "top_y": y * CELL + 2,
@@ -342,6 +354,15 @@ def placements(view: dict[str, Any], legal: dict[str, Any]) -> list[dict[str, An
                 "iso_y": round(iy, 1),
             }
         )
+    # The short words stand for the long ones on a phone: where two choices of one place
+    # would read alike, both keep every corner.
+    seen: dict[tuple[int, int, str], int] = {}
+    for option in options:
+        key = (option["x"], option["y"], option["short"])
+        seen[key] = seen.get(key, 0) + 1
+    for option in options:
+        if seen[(option["x"], option["y"], option["short"])] > 1:
+            option["short"] = option["label"]
     return options
 
 

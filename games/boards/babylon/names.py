@@ -3,7 +3,7 @@ round effects in the reader's language, and how a cell or a tile is called."""
 
 from __future__ import annotations
 
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
 from games.engines.babylon import data
 
@@ -32,6 +32,28 @@ SYMBOLS = {
 
 
 SYMBOL_OF = {"stairs": "S", "fountain": "F", "bridge": "B", "statue": "T"}
+
+
+# A tile by its material, as the quarry's layers are made of them.
+TILE_KINDS = {
+    "clay": pgettext_lazy("babylon", "a clay tile"),
+    "granite": pgettext_lazy("babylon", "a granite tile"),
+    "basalt": pgettext_lazy("babylon", "a basalt tile"),
+}
+
+
+def scoring(symbol: str) -> str:
+    """What a decoration on this symbol scores (spec §6, `data`'s points per level)."""
+    if symbol == data.STAIRS:
+        return pgettext("babylon", "the levels of the two tiles it joins, added")
+    per_level = {
+        data.FOUNTAIN: data.FOUNTAIN_POINTS_PER_LEVEL,
+        data.BRIDGE: data.BRIDGE_POINTS_PER_LEVEL,
+        data.STATUE: data.STATUE_POINTS_PER_LEVEL,
+    }[symbol]
+    return npgettext(
+        "babylon", "%(count)s point per level", "%(count)s points per level", per_level
+    ) % {"count": per_level}
 
 
 PIECES = {
@@ -73,23 +95,37 @@ def cell_name(x: int, y: int) -> str:
     return f"{'ABCDEFGH'[x]}{y + 1}"
 
 
+def stack_name(x: int, y: int) -> str:
+    """A quarry stack, in small letters so it never reads as a cell of a garden: "b3"."""
+    return f"{'abcd'[x]}{y + 1}"
+
+
+def decorations_of(tile: str) -> str:
+    """The tile's symbols by name, clockwise from the north-west field as printed:
+    "stairs, bridge"."""
+    _, fields = data.TILES[tile]
+    return ", ".join(str(SYMBOLS[s]) for s in fields if s != data.BLANK)
+
+
 def tile_name(tile: str) -> str:
-    """ "C07 (clay, pink flower)", or "the starting tile (white flower)"."""
+    """A tile in words, never by its code: "a clay tile (pink flower; stairs, bridge)", or
+    "the starting tile (white flower; stairs, fountain, bridge, statue)"."""
     flower, _ = data.TILES[tile]
     material = data.material(tile)
+    values = {"flower": FLOWERS[flower][0], "decorations": decorations_of(tile)}
     if material is None:
-        return pgettext("babylon", "the starting tile (%(flower)s)") % {
-            "flower": FLOWERS[flower][0]
-        }
-    return pgettext("babylon", "%(tile)s (%(material)s, %(flower)s)") % {
-        "tile": tile,
-        "flower": FLOWERS[flower][0],
-        "material": MATERIALS[material][0],
-    }
+        return pgettext("babylon", "the starting tile (%(flower)s; %(decorations)s)") % values
+    values["tile"] = TILE_KINDS[material]
+    return pgettext("babylon", "%(tile)s (%(flower)s; %(decorations)s)") % values
 
 
 def points(kind: str, at: list[list[int]]) -> int:
     levels = [part[2] for part in at]
     if kind == "stairs":
         return sum(levels)
-    return {"fountain": 3, "bridge": 3, "statue": 1}.get(kind, 0) * levels[0]
+    per_level = {
+        "fountain": data.FOUNTAIN_POINTS_PER_LEVEL,
+        "bridge": data.BRIDGE_POINTS_PER_LEVEL,
+        "statue": data.STATUE_POINTS_PER_LEVEL,
+    }
+    return per_level.get(kind, 0) * levels[0]

@@ -9,21 +9,32 @@ from typing import Any
 from django.utils.translation import npgettext, pgettext
 
 from games.boards.babylon.drawing import DIG, REMOVE_CLAY, compact, symbol_path
-from games.boards.babylon.names import FLOWERS, MATERIALS, tile_name
+from games.boards.babylon.names import (
+    FLOWERS,
+    MATERIALS,
+    SYMBOLS,
+    scoring,
+    stack_name,
+    tile_name,
+)
 from games.engines.babylon import data
 
 Q = data.QUARRY_SIZE
 
 
-STACK = 40  # quarry: one stack
-
-
-LAYER = 5  # quarry: the visible edge of each layer under the top tile
+# One stack is drawn in a 48 x 58 box: its top tile as a 44-unit square with one symbol in
+# each quarter (room for a glyph of radius 7 on a light disc), and under the tile one stripe
+# per layer of the stack, in that layer's material. The "+N" of a dig is printed under the
+# picture (the template), so nothing covers a symbol.
+TILE = 44
+STRIPE, STRIPE_GAP = 3, 0.5
+GLYPH = 7
+QUARTERS = ((13, 13), (35, 13), (35, 35), (13, 35))  # NW, NE, SE, SW as printed (§3.2)
 
 
 def quarry(view: dict[str, Any], legal: dict[str, Any], marked: tuple[int, int] | None):
-    """The quarry by layers: per stack its height as bands of material, the top tile with
-    its flower and symbols, and the pillars a dig there gives the viewer."""
+    """The quarry by layers: per stack its top tile with its flower and symbols, a stripe of
+    material per layer under it, and the pillars a dig there gives the viewer."""
     diggable = {(m["x"], m["y"]) for m in legal["dig"]}
     # Before the first round a stack is only chosen for its clay tile; what a dig would give
     # belongs to the dig step (a yield there would read as a promise).
@@ -32,12 +43,13 @@ def quarry(view: dict[str, Any], legal: dict[str, Any], marked: tuple[int, int] 
     stacks = []
     for entry in view["quarry"]:
         x, y, height = entry["x"], entry["y"], entry["height"]
+        # One stripe per layer, the top tile's own first (layer 1 is the bottom).
         layers = [
             {
-                "y": STACK - LAYER * (layer + 1),
-                "fill": MATERIALS[data.LAYER_MATERIAL[layer + 1]][1],
+                "y": TILE + 3 + (STRIPE + STRIPE_GAP) * below,
+                "fill": MATERIALS[data.LAYER_MATERIAL[height - below]][1],
             }
-            for layer in range(height)
+            for below in range(height)
         ]
         top = entry["top"]
         drawn: dict[str, Any] = {
@@ -51,26 +63,14 @@ def quarry(view: dict[str, Any], legal: dict[str, Any], marked: tuple[int, int] 
             "move": None,
         }
         if top is not None:
-            lift = LAYER * (height - 1)
             drawn["top"] = {
-                "tile": top["tile"],
                 "fill": FLOWERS[top["flower"]][1],
                 "edge": MATERIALS[top["material"]][1],
-                "lift": lift,
-                "size": STACK - lift - 2,
+                "size": TILE,
                 "symbols": [
-                    {"path": symbol_path(s, cx, cy, 4)}
-                    for s, (cx, cy) in zip(
-                        top["fields"],
-                        [
-                            (10, 10 - lift / 2),
-                            (30, 10 - lift / 2),
-                            (30, 28 - lift / 2),
-                            (10, 28 - lift / 2),
-                        ],
-                        strict=True,
-                    )
-                    if s != "-"
+                    {"cx": cx, "cy": cy, "r": GLYPH + 2.5, "path": symbol_path(s, cx, cy, GLYPH)}
+                    for s, (cx, cy) in zip(top["fields"], QUARTERS, strict=True)
+                    if s != data.BLANK
                 ],
                 "name": tile_name(top["tile"]),
             }
@@ -104,4 +104,28 @@ def stack_label(stack: dict[str, Any], *, removable: bool = False) -> str:
 
 
 def quarry_cell(stack: dict[str, Any]) -> str:
-    return f"{'abcd'[stack['x']]}{stack['y'] + 1}"
+    return stack_name(stack["x"], stack["y"])
+
+
+def legend() -> dict[str, Any]:
+    """The quarry's symbols, each drawn as on the tiles, with its name and what a decoration
+    built on it scores (the engine's points per level), and what a set of all four scores."""
+    return {
+        "symbols": [
+            {
+                "symbol": symbol,
+                "name": str(SYMBOLS[symbol]),
+                "scores": scoring(symbol),
+                "r": GLYPH + 2.5,
+                "path": symbol_path(symbol, 10, 10, GLYPH),
+            }
+            for symbol in data.SYMBOLS
+        ],
+        "set": npgettext(
+            "babylon",
+            "One of each of the four decorations: a set, %(count)s point",
+            "One of each of the four decorations: a set, %(count)s points",
+            data.DECORATION_SET_POINTS,
+        )
+        % {"count": data.DECORATION_SET_POINTS},
+    }
