@@ -176,8 +176,9 @@ def test_the_hungarian_quarry_calls_a_stack_a_heap_not_a_pillar() -> None:
     state = ENGINE.new_game(2, seed=4)
     with translation.override("hu"):
         drawn = BOARD.board(ENGINE.view(state, state.current), ["Alice", "Bob"], [])
-    # "oszlop" is the pillar; the rulebook's word for a quarry stack is "halom".
-    assert drawn["quarry"][0]["label"].startswith("a1 halom, 3 magas")
+    # "oszlop" is the pillar and "halom" the round tokens' pile; the site's rulebook calls a
+    # quarry stack "kupac".
+    assert drawn["quarry"][0]["label"].startswith("a1 kupac, 3 magas")
     assert all("oszlop" not in stack["label"] for stack in drawn["quarry"])
 
 
