@@ -34,6 +34,8 @@ class GameAdmin(admin.ModelAdmin):
         "engine_slug",
         "options",
         "seed",
+        "salt",
+        "commitment",
         "players",
         "status",
         "created_by",
@@ -45,6 +47,16 @@ class GameAdmin(admin.ModelAdmin):
         "steps_taken_back",
         "imported",
     ]
+
+    # Principle 11: until a game is finished its seed and salt never leave the server, nor
+    # its state, which holds every draw to come; not even to the admin's pages.
+    SECRET_UNTIL_FINISHED = ("seed", "salt", "state")
+
+    def get_fields(self, request, obj=None):  # type: ignore[no-untyped-def]
+        fields = super().get_fields(request, obj)
+        if obj is not None and obj.status == Game.Status.FINISHED:
+            return fields
+        return [f for f in fields if f not in self.SECRET_UNTIL_FINISHED]
 
     def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
         return False

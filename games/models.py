@@ -29,6 +29,11 @@ class Game(models.Model):
     engine_slug = models.CharField(_("game"), max_length=40)
     options = models.JSONField(_("options"), default=dict, blank=True)
     seed = models.BigIntegerField(_("seed"))
+    # Principle 11 (games/deals.py): the salt is drawn with the seed, and the commitment, a
+    # SHA-256 of both, is shown from the start; seed and salt are revealed when the game is
+    # finished. Both blank: an imported game, or one created before commitments.
+    salt = models.CharField(_("salt"), max_length=64, blank=True, default="")
+    commitment = models.CharField(_("commitment"), max_length=64, blank=True, default="")
     players = models.PositiveSmallIntegerField(_("players"))
     status = models.CharField(_("status"), max_length=12, choices=Status, default=Status.OPEN)
     created_by = models.ForeignKey(

@@ -23,7 +23,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import boards, catalog, engines, ratings
+from games import boards, catalog, deals, engines, ratings
 from games.models import Game, Move, Review
 
 BOT_LABELS = {
@@ -419,6 +419,9 @@ def board_context(
         "board_template": f"games/{boards.package_name(game.engine_slug)}/_board.html",
         "board": module.board(view, names, recent) if module and hasattr(module, "board") else {},
     }
+    if getattr(game, "pk", None):
+        # The commitment to the seed; the seed and salt once the game is finished.
+        ctx["deal"] = deals.shown(game)
     if is_over:
         ctx["chart"] = score_chart(table)
         if getattr(game, "pk", None):

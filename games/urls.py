@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import hint, history, lobby, members, nights, play, review
+from games.views import deals, hint, history, lobby, members, nights, play, review
 
 app_name = "games"
 
@@ -28,6 +28,7 @@ urlpatterns = [
     path("<int:game_id>/take-back-step/", play.take_back_step, name="take_back_step"),
     path("<int:game_id>/replay/", history.replay, name="replay"),
     path("<int:game_id>/export/", history.export, name="export"),
+    path("<int:game_id>/verify/", deals.verify, name="verify"),
     path("<int:game_id>/review/", review.request, name="review"),
     path("<int:game_id>/review.json", review.data, name="review_json"),
     path("<int:game_id>/hint/", hint.request, name="hint"),

@@ -6,7 +6,7 @@
   member's last step again. `state_at`/`view_for` read the log;
 - `bots`: bot turns and re-sending lost ones;
 - `seats`: resigning, timeouts that hand a seat to a bot, taking a seat back;
-- `results`: the end of a game (results, ranks, ratings) and the audit;
+- `results`: the end of a game (results, ranks, ratings), the audit and the deal's check;
 - `transfer`: export and import;
 - `nights`: game nights, scheduled games that bots fill when they start;
 - `common`: the error type and what the others share.
@@ -44,7 +44,14 @@ from games.services.nights import (
     run_game_nights,
     schedule_night,
 )
-from games.services.results import audit_game, final_ranks, finish_game, finish_unscored_games
+from games.services.results import (
+    DealCheck,
+    audit_game,
+    final_ranks,
+    finish_game,
+    finish_unscored_games,
+    verify_deal,
+)
 from games.services.seats import (
     resign,
     take_back_seat,
@@ -67,6 +74,7 @@ __all__ = [
     "MAX_MOVE_BYTES",
     "STUCK_BOT_SECONDS",
     "TAKE_OVER_LEVEL",
+    "DealCheck",
     "GameError",
     "audit_game",
     "cancel_night",
@@ -97,5 +105,6 @@ __all__ = [
     "take_back_seat",
     "take_back_step",
     "take_over_timed_out_seats",
+    "verify_deal",
     "view_for",
 ]

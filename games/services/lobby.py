@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import deals
 from games.engines.base import Engine
 from games.models import Game, Seat
 from games.services import notices
@@ -79,6 +80,8 @@ def create_game(
         engine_slug=engine_slug,
         options=options,
         seed=seed,
+        # The commitment to the seed is shown from the start (principle 11).
+        **deals.committed(seed),
         players=players,
         created_by=created_by,
         random_first=random_first,
