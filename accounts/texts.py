@@ -31,6 +31,7 @@ class Kind(models.TextChoices):
     NIGHT_REMINDER = "night_reminder", gettext_lazy("A game night starts soon")
     NIGHT_STARTED = "night_started", gettext_lazy("A game night has begun")
     NIGHT_CANCELLED = "night_cancelled", gettext_lazy("A game night was cancelled")
+    CLOCK_WARNING = "clock_warning", gettext_lazy("Your clock runs out soon")
 
 
 def game_title(slug: str) -> str:
@@ -46,9 +47,9 @@ def _game(params: dict[str, Any]) -> str:
     return f"{title} #{params['game']}" if params.get("game") else title
 
 
-def _when(params: dict[str, Any]) -> str:
+def _when(params: dict[str, Any], key: str = "starts_at") -> str:
     try:
-        instant = datetime.fromisoformat(str(params.get("starts_at", "")))
+        instant = datetime.fromisoformat(str(params.get(key, "")))
     except ValueError:
         return ""
     return formats.date_format(times.local(instant), "DATETIME_FORMAT")
@@ -83,6 +84,13 @@ TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
     Kind.NIGHT_CANCELLED: lambda p: (
         _("The game night of %(game)s on %(when)s was cancelled: nobody joined.")
         % {"game": _game(p), "when": _when(p)}
+    ),
+    Kind.CLOCK_WARNING: lambda p: (
+        _(
+            "Your clock in %(game)s runs out at %(when)s: move before then, or a bot plays "
+            "your seat. Vacation days stop your clocks."
+        )
+        % {"game": _game(p), "when": _when(p, "deadline")}
     ),
 }
 

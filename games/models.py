@@ -45,6 +45,11 @@ class Game(models.Model):
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     # When the seat(s) to move started waiting: the turn timeout counts from here.
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    # The time control of a game played over days (games/services/clocks.py): days each seat
+    # has for a move; None: the site's TURN_TIMEOUT. A member's vacation pauses their clock.
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), null=True, blank=True)
+    # The wait (its `turn_started_at`) whose members were warned that their clock runs out.
+    clock_warned_for = models.DateTimeField(null=True, blank=True)
     state = models.JSONField(_("cached state"), null=True, blank=True)
     version = models.PositiveIntegerField(_("moves played"), default=0)
     # Steps members took back (principle 8): with `version`, it numbers the board's changes.
@@ -397,3 +402,23 @@ class Hint(models.Model):
 
     def __str__(self) -> str:
         return f"hint for seat {self.seat} of {self.game} at {self.revision}"
+
+
+class Vacation(models.Model):
+    """Days a member is away: their clocks stand still in every game meanwhile
+    (games/services/clocks.py). A member takes at most VACATION_DAYS a calendar year."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "starts_at"]
+        verbose_name = _("vacation")
+        verbose_name_plural = _("vacations")
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.starts_at:%Y-%m-%d} - {self.ends_at:%Y-%m-%d}"

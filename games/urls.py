@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import deals, hint, history, lobby, members, nights, play, review
+from games.views import deals, hint, history, lobby, members, nights, play, review, vacation
 
 app_name = "games"
 
@@ -10,6 +10,7 @@ urlpatterns = [
     path("", lobby.lobby, name="lobby"),
     path("new/", lobby.create, name="create"),
     path("history/", history.history, name="history"),
+    path("vacation/", vacation.vacation, name="vacation"),
     path("import/", history.import_game, name="import"),
     path("nights/new/", nights.new, name="night-new"),
     path("nights/<int:night_id>/", nights.night, name="night"),

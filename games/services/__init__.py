@@ -6,6 +6,7 @@
   member's last step again. `state_at`/`view_for` read the log;
 - `bots`: bot turns and re-sending lost ones;
 - `seats`: resigning, timeouts that hand a seat to a bot, taking a seat back;
+- `clocks`: time controls, vacations that pause them, the warning before a clock runs out;
 - `results`: the end of a game (results, ranks, ratings), the audit and the deal's check;
 - `transfer`: export and import;
 - `nights`: game nights, scheduled games that bots fill when they start;
@@ -21,6 +22,7 @@ from games.services.bots import (
     reschedule_stuck_bot_turns,
     resend_bot_turns,
 )
+from games.services.clocks import take_vacation, vacation_days_left, warn_running_clocks
 from games.services.common import (
     BOT_LEVELS,
     MAX_MOVE_BYTES,
@@ -105,6 +107,9 @@ __all__ = [
     "take_back_seat",
     "take_back_step",
     "take_over_timed_out_seats",
+    "take_vacation",
+    "vacation_days_left",
+    "warn_running_clocks",
     "verify_deal",
     "view_for",
 ]
