@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from accounts import times
-from games.models import Game, GameNight, Move, Rating, Result, Seat
+from games.models import Game, GameNight, Move, Rating, Result, Seat, Vacation
 
 
 class SeatInline(admin.TabularInline):
@@ -42,6 +42,7 @@ class GameAdmin(admin.ModelAdmin):
         "started_at",
         "finished_at",
         "turn_started_at",
+        "days_per_move",
         "state",
         "version",
         "steps_taken_back",
@@ -97,6 +98,17 @@ class GameNightAdmin(admin.ModelAdmin):
     def when(self, night: GameNight) -> str:
         shown = times.shown(night.starts_at)
         return f"{shown.text} {shown.zone}"
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    # Members take vacations on their own page (games/services/clocks.py checks the allowance).
+    list_display = ["user", "starts_at", "ends_at"]
+    search_fields = ["user__username"]
+    readonly_fields = ["user", "starts_at", "ends_at"]
 
     def has_add_permission(self, request: object) -> bool:
         return False
