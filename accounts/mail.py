@@ -44,6 +44,8 @@ Kind = Notification.Kind
 # Which switch of the profile asks for e-mail of which kind of notification.
 SWITCHES: dict[str, str] = {
     Kind.YOUR_TURN: "email_your_turn",
+    # The warning that a clock runs out is about one's turn (games/services/clocks.py).
+    Kind.CLOCK_WARNING: "email_your_turn",
     Kind.FINISHED: "email_finished",
     Kind.NIGHT_INVITED: "email_game_nights",
     Kind.NIGHT_REMINDER: "email_game_nights",

@@ -34,6 +34,7 @@ class Kind(models.TextChoices):
     TOURNAMENT_ROUND = "tournament_round", gettext_lazy("A tournament round has begun")
     NIGHT_JOINED = "night_joined", gettext_lazy("Someone joined your game night")
     NIGHT_LEFT = "night_left", gettext_lazy("Someone left your game night")
+    CLOCK_WARNING = "clock_warning", gettext_lazy("Your clock runs out soon")
 
 
 def game_title(slug: str) -> str:
@@ -62,15 +63,25 @@ def zoned(instant: datetime) -> str:
     return f"{day}, {zoned_time(instant)}"
 
 
-def _day_and_time(params: dict[str, Any]) -> dict[str, str]:
+def _day_and_time(params: dict[str, Any], key: str = "starts_at") -> dict[str, str]:
     """The night's day (the language's date format) and its zoned time, in the reader's
     zone; a sentence puts them where its language does ("on … at …")."""
     try:
-        instant = datetime.fromisoformat(str(params.get("starts_at", "")))
+        instant = datetime.fromisoformat(str(params.get(key, "")))
     except ValueError:
         return {"day": "", "time": ""}
     day = formats.date_format(times.local(instant), "DATE_FORMAT")
     return {"day": day, "time": zoned_time(instant)}
+
+
+def _when(params: dict[str, Any], key: str) -> str:
+    """An instant of the notice's parameters as its day and zoned time ("Nov. 27, 2026, 06:10
+    CET"); empty when it cannot be read."""
+    try:
+        instant = datetime.fromisoformat(str(params.get(key, "")))
+    except ValueError:
+        return ""
+    return zoned(instant)
 
 
 def _cancelled(params: dict[str, Any]) -> str:
@@ -137,6 +148,13 @@ TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
     Kind.NIGHT_LEFT: lambda p: (
         _("%(name)s left your %(game)s game night on %(day)s at %(time)s.")
         % {"name": p.get("name", ""), "game": _game(p), **_day_and_time(p)}
+    ),
+    Kind.CLOCK_WARNING: lambda p: (
+        _(
+            "Your clock in %(game)s runs out at %(when)s: move before then, or a bot plays "
+            "your seat. Vacation days stop your clocks."
+        )
+        % {"game": _game(p), "when": _when(p, "deadline")}
     ),
 }
 

@@ -368,6 +368,10 @@ LIVE_TRACE = env_bool("LIVE_TRACE", False)
 if LIVE_TRACE:
     MIDDLEWARE.insert(0, "config.timing.ServerTiming")
 TURN_TIMEOUT = env_float("TURN_TIMEOUT", 24 * 3600)  # seconds before a bot takes over a seat
+# Clocks (games/services/clocks.py): a member is warned this many seconds before the clock of
+# a game with a time control runs out, and may take this many vacation days a calendar year.
+CLOCK_WARNING = env_float("CLOCK_WARNING", 12 * 3600)
+VACATION_DAYS = int(env_float("VACATION_DAYS", 20))
 # Hints (games/services/hints.py): new hints a member may have in one turn of theirs, and in
 # any hour over all games; a position's stored hint is shown again without counting.
 HINTS_PER_TURN = int(env_float("HINTS_PER_TURN", 3))

@@ -14,6 +14,7 @@ from games.models import (
     Seat,
     Tournament,
     TournamentEntry,
+    Vacation,
 )
 
 
@@ -44,17 +45,30 @@ class GameAdmin(admin.ModelAdmin):
         "engine_slug",
         "options",
         "seed",
+        "salt",
+        "commitment",
         "players",
         "status",
         "created_by",
         "started_at",
         "finished_at",
         "turn_started_at",
+        "days_per_move",
         "state",
         "version",
         "steps_taken_back",
         "imported",
     ]
+
+    # Principle 11: until a game is finished its seed and salt never leave the server, nor
+    # its state, which holds every draw to come; not even to the admin's pages.
+    SECRET_UNTIL_FINISHED = ("seed", "salt", "state")
+
+    def get_fields(self, request, obj=None):  # type: ignore[no-untyped-def]
+        fields = super().get_fields(request, obj)
+        if obj is not None and obj.status == Game.Status.FINISHED:
+            return fields
+        return [f for f in fields if f not in self.SECRET_UNTIL_FINISHED]
 
     def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
         return False
@@ -123,3 +137,14 @@ class SeasonAdmin(admin.ModelAdmin):
 
     list_display = ["name", "starts_on", "ends_on"]
     readonly_fields = ["created_by"]
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    # Members take vacations on their own page (games/services/clocks.py checks the allowance).
+    list_display = ["user", "starts_at", "ends_at"]
+    search_fields = ["user__username"]
+    readonly_fields = ["user", "starts_at", "ends_at"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from accounts.times import member_zone, zone_label
 from games import catalog, payloads
@@ -66,6 +67,10 @@ def option_field_name(slug: str, option: catalog.GameOption) -> str:
     return f"{slug}-{option.name}"
 
 
+# Lazy with its number: each choice reads in the language of the page that shows it.
+DAYS_PER_MOVE = ngettext_lazy("%(days)s day per move", "%(days)s days per move", "days")
+
+
 class CreateGameForm(forms.Form):
     """Choose the game, its players and seats, and that game's options (catalog.GameOption):
     every playable game's option fields are on the form, and only the chosen game's count."""
@@ -85,6 +90,16 @@ class CreateGameForm(forms.Form):
     unrated = forms.BooleanField(
         label=_("Unrated (a friendly or practice game)"),
         help_text=_("The result is kept, but no rating changes."),
+        required=False,
+    )
+    # A game played over days: each seat has this many days for a move (its member's
+    # vacation days pause the clock); empty: the site's turn timeout.
+    days_per_move = forms.TypedChoiceField(
+        label=_("Time per move"),
+        choices=[("", _("The site's turn timeout"))]
+        + [(str(n), DAYS_PER_MOVE % {"days": n}) for n in (1, 2, 3, 5, 7, 14)],
+        coerce=int,
+        empty_value=None,
         required=False,
     )
     fill_after_minutes = forms.IntegerField(

@@ -34,6 +34,8 @@ PLAIN: dict[str, object] = {
     "not_running": gettext_lazy("This game is not running."),
     "bot_seat": gettext_lazy("A bot plays this seat now."),
     "not_your_turn": gettext_lazy("It is not your turn."),
+    "bad_days_per_move": gettext_lazy("Choose the days per move from the list."),
+    "bad_vacation": gettext_lazy("A vacation is a whole number of days, at least one."),
     "review_running": gettext_lazy(
         "Your review of another game is still running: ask for this one when it has finished."
     ),
@@ -199,6 +201,12 @@ def describe(exc: Exception, slug: str = "") -> str:
             if "cause" in params
             else "",
         }
+    if code == "vacation_allowance" and "left" in params:
+        return ngettext(
+            "You have %(left)s vacation day left this year (%(max)s a year).",
+            "You have %(left)s vacation days left this year (%(max)s a year).",
+            params["left"],
+        ) % {"left": params["left"], "max": params.get("max")}
     if code == "too_deep":
         return _(
             "This move is nested too deeply (at most %(max)s levels of lists and objects)."

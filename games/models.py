@@ -29,6 +29,11 @@ class Game(models.Model):
     engine_slug = models.CharField(_("game"), max_length=40)
     options = models.JSONField(_("options"), default=dict, blank=True)
     seed = models.BigIntegerField(_("seed"))
+    # Principle 11 (games/deals.py): the salt is drawn with the seed, and the commitment, a
+    # SHA-256 of both, is shown from the start; seed and salt are revealed when the game is
+    # finished. Both blank: an imported game, or one created before commitments.
+    salt = models.CharField(_("salt"), max_length=64, blank=True, default="")
+    commitment = models.CharField(_("commitment"), max_length=64, blank=True, default="")
     players = models.PositiveSmallIntegerField(_("players"))
     status = models.CharField(_("status"), max_length=12, choices=Status, default=Status.OPEN)
     created_by = models.ForeignKey(
@@ -40,6 +45,11 @@ class Game(models.Model):
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     # When the seat(s) to move started waiting: the turn timeout counts from here.
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    # The time control of a game played over days (games/services/clocks.py): days each seat
+    # has for a move; None: the site's TURN_TIMEOUT. A member's vacation pauses their clock.
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), null=True, blank=True)
+    # The wait (its `turn_started_at`) whose members were warned that their clock runs out.
+    clock_warned_for = models.DateTimeField(null=True, blank=True)
     state = models.JSONField(_("cached state"), null=True, blank=True)
     version = models.PositiveIntegerField(_("moves played"), default=0)
     # Steps members took back (principle 8): with `version`, it numbers the board's changes.
@@ -423,6 +433,26 @@ class Season(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:season", args=[self.pk])
+
+
+class Vacation(models.Model):
+    """Days a member is away: their clocks stand still in every game meanwhile
+    (games/services/clocks.py). A member takes at most VACATION_DAYS a calendar year."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "starts_at"]
+        verbose_name = _("vacation")
+        verbose_name_plural = _("vacations")
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.starts_at:%Y-%m-%d} - {self.ends_at:%Y-%m-%d}"
 
 
 # The tournament models live in their own module (games/models.py stays one concept a file).

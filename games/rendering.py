@@ -18,12 +18,13 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import boards, catalog, engines, ratings
+from games import boards, catalog, clocks, deals, engines, ratings
 from games.models import Game, Move, Review
 
 BOT_LABELS = {
@@ -431,6 +432,11 @@ def board_context(
         "board_template": f"games/{boards.package_name(game.engine_slug)}/_board.html",
         "board": module.board(view, names, recent) if module and hasattr(module, "board") else {},
     }
+    if getattr(game, "pk", None):
+        # The commitment to the seed; the seed and salt once the game is finished.
+        ctx["deal"] = deals.shown(game)
+        if replay_number is None:  # the time left of the members it waits for
+            ctx["clocks"] = clocks.clock_rows(game, names, timezone.now())
     if is_over:
         ctx["chart"] = score_chart(table)
         if getattr(game, "pk", None):

@@ -28,7 +28,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import boards, bots, engines, ratings
+from games import boards, bots, deals, engines, ratings
 from games.models import Game, Move, Rating, Result, Season, Seat
 from games.seasons import club_zone, overlapping
 from games.services.results import final_ranks
@@ -328,6 +328,7 @@ def write(
                 engine_slug=spec.slug,
                 options={},
                 seed=spec.seed,
+                **deals.committed(spec.seed),
                 players=len(spec.members),
                 status=Game.Status.FINISHED,
                 created_by=members[next(m for m in spec.members if m is not None)],

@@ -41,7 +41,8 @@ def finish_game(self, game_id: int) -> int:  # type: ignore[no-untyped-def]
 
 @shared_task(ignore_result=True)
 def take_over_timed_out_seats() -> int:
-    return services.take_over_timed_out_seats()
+    # The clocks' warnings come with the same beat: both read the running games' clocks.
+    return services.take_over_timed_out_seats() + services.warn_running_clocks()
 
 
 @shared_task(ignore_result=True)

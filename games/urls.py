@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from games.views import (
+    deals,
     hint,
     history,
     lobby,
@@ -12,6 +13,7 @@ from games.views import (
     review,
     seasons,
     tournaments,
+    vacation,
 )
 
 app_name = "games"
@@ -20,6 +22,7 @@ urlpatterns = [
     path("", lobby.lobby, name="lobby"),
     path("new/", lobby.create, name="create"),
     path("history/", history.history, name="history"),
+    path("vacation/", vacation.vacation, name="vacation"),
     path("import/", history.import_game, name="import"),
     path("nights/new/", nights.new, name="night-new"),
     path("nights/invite-search/", nights.invite_search, name="night-invite-search"),
@@ -63,6 +66,7 @@ urlpatterns = [
     path("<int:game_id>/take-back-step/", play.take_back_step, name="take_back_step"),
     path("<int:game_id>/replay/", history.replay, name="replay"),
     path("<int:game_id>/export/", history.export, name="export"),
+    path("<int:game_id>/verify/", deals.verify, name="verify"),
     path("<int:game_id>/review/", review.request, name="review"),
     path("<int:game_id>/review.json", review.data, name="review_json"),
     path("<int:game_id>/hint/", hint.request, name="hint"),

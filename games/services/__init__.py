@@ -6,7 +6,8 @@
   member's last step again. `state_at`/`view_for` read the log;
 - `bots`: bot turns and re-sending lost ones;
 - `seats`: resigning, timeouts that hand a seat to a bot, taking a seat back;
-- `results`: the end of a game (results, ranks, ratings) and the audit;
+- `clocks`: time controls, vacations that pause them, the warning before a clock runs out;
+- `results`: the end of a game (results, ranks, ratings), the audit and the deal's check;
 - `transfer`: export and import;
 - `nights`: game nights, scheduled games that bots fill when they start;
 - `review`: the post-game review; `hints`: the hint, computed once per position by a worker;
@@ -23,6 +24,7 @@ from games.services.bots import (
     reschedule_stuck_bot_turns,
     resend_bot_turns,
 )
+from games.services.clocks import take_vacation, vacation_days_left, warn_running_clocks
 from games.services.common import (
     BOT_LEVELS,
     MAX_MOVE_BYTES,
@@ -46,7 +48,14 @@ from games.services.nights import (
     run_game_nights,
     schedule_night,
 )
-from games.services.results import audit_game, final_ranks, finish_game, finish_unscored_games
+from games.services.results import (
+    DealCheck,
+    audit_game,
+    final_ranks,
+    finish_game,
+    finish_unscored_games,
+    verify_deal,
+)
 from games.services.seats import (
     resign,
     take_back_seat,
@@ -70,6 +79,7 @@ __all__ = [
     "MAX_MOVE_BYTES",
     "STUCK_BOT_SECONDS",
     "TAKE_OVER_LEVEL",
+    "DealCheck",
     "GameError",
     "audit_game",
     "cancel_night",
@@ -101,5 +111,9 @@ __all__ = [
     "take_back_seat",
     "take_back_step",
     "take_over_timed_out_seats",
+    "take_vacation",
+    "vacation_days_left",
+    "warn_running_clocks",
+    "verify_deal",
     "view_for",
 ]

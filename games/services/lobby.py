@@ -10,6 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import deals
+from games.clocks import MAX_DAYS_PER_MOVE
 from games.engines.base import Engine
 from games.models import Game, Seat
 from games.services import notices
@@ -35,6 +37,7 @@ def create_game(
     seed: int | None = None,
     random_first: bool = False,
     rated: bool = True,
+    days_per_move: int | None = None,
 ) -> Game:
     """Create a game with its seats; it starts at once when no seat is open.
 
@@ -49,7 +52,8 @@ def create_game(
     needs `bot_level`; an "open" seat is the club's (any member may take it), an "invite" seat
     only the holder of its invitation link. An open seat of either kind may name a bot to
     fill it if nobody joins within `fill_after_minutes`. An unrated game (`rated=False`, a
-    friendly or practice game) keeps its results but moves nobody's rating.
+    friendly or practice game) keeps its results but moves nobody's rating. `days_per_move`
+    is the game's time control (games/services/clocks.py); None: the site's TURN_TIMEOUT.
     """
     engine = engine_for(engine_slug)
     if type(players) is not int or not engine.min_players <= players <= engine.max_players:
@@ -61,6 +65,10 @@ def create_game(
         )
     if len(seats) != players:
         raise GameError("bad_seats", f"Expected {players} seats, got {len(seats)}.")
+    if days_per_move is not None and (
+        type(days_per_move) is not int or not 1 <= days_per_move <= MAX_DAYS_PER_MOVE
+    ):
+        raise GameError("bad_days_per_move", "Days per move: a whole number from 1 to 30.")
     if seed is None:
         seed = secrets.randbits(62)
     options = dict(options or {})
@@ -79,10 +87,13 @@ def create_game(
         engine_slug=engine_slug,
         options=options,
         seed=seed,
+        # The commitment to the seed is shown from the start (principle 11).
+        **deals.committed(seed),
         players=players,
         created_by=created_by,
         random_first=random_first,
         rated=bool(rated),
+        days_per_move=days_per_move,
     )
     now = timezone.now()
     for position, spec in enumerate(seats):

@@ -170,3 +170,20 @@ def _deliver_taken_over(game_id: int, seat_id: int) -> None:
         _about(seat.game),
         seat.game.get_absolute_url(),
     )
+
+
+def tell_clock_running_out(game: Game, seat: Seat, deadline: Any) -> None:
+    """After commit: the member whose clock runs out soon hears when (games/services/clocks)."""
+    _later(_deliver_clock_warning, game.pk, seat.pk, deadline.isoformat())
+
+
+def _deliver_clock_warning(game_id: int, seat_id: int, deadline: str) -> None:
+    seat = Seat.objects.select_related("user", "game").filter(pk=seat_id).first()
+    if seat is None or seat.user is None:
+        return
+    _tell(
+        seat.user,
+        Notification.Kind.CLOCK_WARNING,
+        {**_about(seat.game), "deadline": deadline},
+        seat.game.get_absolute_url(),
+    )

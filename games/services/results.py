@@ -1,14 +1,17 @@
-"""The end of a game: results, ranks and ratings; and the audit of a stored game."""
+"""The end of a game: results, ranks and ratings; the audit of a stored game, and the
+verification of its deal (DESIGN.md principle 11, games/deals.py)."""
 
 from __future__ import annotations
 
 import json
+import secrets
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from games import engines, ratings
+from games import deals, engines, ratings
 from games.engines.base import IllegalMove
 from games.models import Game, Result
 from games.services import notices
@@ -124,3 +127,35 @@ def audit_game(*, game: Game) -> list[str]:
 
 def _canonical(data: Any) -> str:
     return json.dumps(data, sort_keys=True)
+
+
+@dataclass
+class DealCheck:
+    """The outcome of verifying one game's deal."""
+
+    committed: bool  # a commitment was shown from the start
+    commitment_holds: bool | None  # the seed and salt give it; None without one
+    moves: int  # moves replayed through the engine
+    problems: list[str] = field(default_factory=list)  # the replay's, from audit_game
+
+    @property
+    def replays(self) -> bool:
+        return not self.problems
+
+    @property
+    def ok(self) -> bool:
+        return self.commitment_holds is not False and self.replays
+
+
+def verify_deal(*, game: Game) -> DealCheck:
+    """Recompute the commitment from the seed and the salt, and replay the deal from the seed
+    through the engine (games/deals.py says what each proves)."""
+    holds = None
+    if game.commitment:
+        holds = secrets.compare_digest(deals.commitment(game.seed, game.salt), game.commitment)
+    return DealCheck(
+        committed=bool(game.commitment),
+        commitment_holds=holds,
+        moves=game.moves.count(),
+        problems=audit_game(game=game),
+    )

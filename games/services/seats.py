@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from accounts.models import Notification, User
 from accounts.services import withdraw
+from games import clocks
 from games.engines.base import Engine
 from games.models import Game, Seat
 from games.services import notices
@@ -87,26 +88,23 @@ def take_back_seat(*, game_id: int, user: User) -> Game:
 
 
 def take_over_timed_out_seats(*, now: datetime | None = None) -> int:
-    """Seats that let their turn wait longer than TURN_TIMEOUT are played by a bot from now on,
+    """Seats whose clock ran out (games/services/clocks.py: the game's days per move, or
+    TURN_TIMEOUT, with the member's vacations not counted) are played by a bot from now on,
     and their members are told (beat task). Returns how many seats were taken over."""
-    limit = (now or timezone.now()) - timedelta(seconds=settings.TURN_TIMEOUT)
+    now = now or timezone.now()
+    limit = now - clocks.shortest_limit()
     due = Game.objects.filter(status=Game.Status.RUNNING, turn_started_at__lte=limit)
-    return sum(_take_over(game_id, limit) for game_id in list(due.values_list("pk", flat=True)))
+    return sum(_take_over(game_id, now) for game_id in list(due.values_list("pk", flat=True)))
 
 
 @transaction.atomic
-def _take_over(game_id: int, limit: datetime) -> int:
+def _take_over(game_id: int, now: datetime) -> int:
     game = locked(game_id)
     if game.status != Game.Status.RUNNING or not game.turn_started_at:
         return 0
-    if game.turn_started_at > limit:
-        return 0
     engine = engine_for(game.engine_slug)
-    to_move = engine.to_move(engine.load(game.state))
     taken = 0
-    for seat in game.seats.filter(position__in=to_move).select_related("user"):
-        if seat.is_bot or seat.user is None:
-            continue
+    for seat in clocks.timed_out(game, engine, now):
         _hand_to_bot(game, seat, engine)
         notices.tell_taken_over(game, seat)
         taken += 1

@@ -44,7 +44,8 @@ def seat_name(seat: Seat) -> str:
 
 
 def export_game(*, game: Game) -> dict:
-    """A finished game as JSON: options, seed, the move log, names and final scores.
+    """A finished game as JSON: options, seed, the move log, names and final scores, and
+    the deal's salt and commitment (games/deals.py; null for a game that had none).
 
     Only finished games: the seed of a running game would reveal its hidden information.
     """
@@ -60,6 +61,8 @@ def export_game(*, game: Game) -> dict:
         "players": game.players,
         "options": game.options,
         "seed": game.seed,
+        "salt": game.salt or None,
+        "commitment": game.commitment or None,
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
         "seats": [
             {
@@ -238,6 +241,8 @@ def import_game(*, data: Any, user: User | None) -> Game:
     Every field of the file is checked before anything is stored, and every move by the
     engine; a wrong or changed file gives a message that names the field. A member imports
     at most IMPORTS_PER_DAY games in 24 hours: past that the file is not even read.
+    The game gets no salt and no commitment (a file's own are not kept): the site showed
+    none before the game, so only the replay of its seed and moves can be verified.
     """
     if user is not None:
         check_import_allowance(user)

@@ -51,6 +51,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 created_by=request.user,
                 random_first=form.cleaned_data["random_first"],
                 rated=not form.cleaned_data["unrated"],
+                days_per_move=form.cleaned_data["days_per_move"],
             )
         except services.GameError as exc:
             form.add_error(None, game_messages.describe(exc))

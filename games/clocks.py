@@ -1,0 +1,106 @@
+"""The clocks of games played over days, as the pages read them: a time control per game,
+vacations that pause a member's clocks in every game (games/services/clocks.py writes them).
+
+A seat's clock runs while the game waits for it, from `Game.turn_started_at`: the seat has the
+game's `days_per_move` days (the site's TURN_TIMEOUT when the game has no time control). Time
+its member spends on vacation (a `Vacation` of theirs) does not count, in every game: the
+deadline moves on by each moment of vacation since the wait began, so while a member is away
+the time they have left stands still.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+
+from games import engines
+from games.engines.base import Engine
+from games.models import Game, Vacation
+
+MAX_DAYS_PER_MOVE = 30
+
+
+def move_limit(game: Game) -> timedelta:
+    """The time a seat has for a move in this game."""
+    if game.days_per_move:
+        return timedelta(days=game.days_per_move)
+    return timedelta(seconds=settings.TURN_TIMEOUT)
+
+
+def shortest_limit() -> timedelta:
+    """No game's seat times out sooner than this after its wait began."""
+    return min(timedelta(seconds=settings.TURN_TIMEOUT), timedelta(days=1))
+
+
+def paused(vacations: Iterable[Vacation], start: datetime, end: datetime) -> timedelta:
+    """How much of the time from `start` to `end` fell in the vacations."""
+    total = timedelta(0)
+    for vacation in vacations:
+        low, high = max(vacation.starts_at, start), min(vacation.ends_at, end)
+        if high > low:
+            total += high - low
+    return total
+
+
+def vacations_of(user_id: int | None, start: datetime, end: datetime) -> list[Vacation]:
+    if user_id is None:
+        return []
+    return list(Vacation.objects.filter(user_id=user_id, ends_at__gt=start, starts_at__lt=end))
+
+
+def deadline(game: Game, user_id: int | None, *, now: datetime) -> datetime | None:
+    """When the clock of `user_id`'s seat runs out, as it stands at `now` (None: the game
+    waits for nobody). While the member is away it moves on with the time."""
+    start = game.turn_started_at
+    if start is None or game.status != Game.Status.RUNNING:
+        return None
+    away = paused(vacations_of(user_id, start, now), start, now)
+    return start + move_limit(game) + away
+
+
+def on_vacation(user_id: int | None, now: datetime) -> bool:
+    if user_id is None:
+        return False
+    return Vacation.objects.filter(user_id=user_id, starts_at__lte=now, ends_at__gt=now).exists()
+
+
+def timed_out(game: Game, engine: Engine, now: datetime) -> list[Any]:
+    """The members' seats whose clocks ran out (not bots, not resigned)."""
+    to_move = engine.to_move(engine.load(game.state))
+    out = []
+    for seat in game.seats.filter(position__in=to_move).select_related("user"):
+        if seat.is_bot or seat.user is None:
+            continue
+        ends = deadline(game, seat.user_id, now=now)
+        if ends is not None and ends <= now:
+            out.append(seat)
+    return out
+
+
+def clock_rows(game: Game, names: list[str], now: datetime) -> list[dict[str, Any]]:
+    """What the board shows of the clocks of the members it waits for: the time left (whole
+    hours) and whether the member is on vacation. Only for a game with a time control."""
+    if not game.days_per_move or game.status != Game.Status.RUNNING or game.state is None:
+        return []
+    engine = engines.get(game.engine_slug)
+    to_move = engine.to_move(engine.load(game.state))
+    rows = []
+    for seat in game.seats.all():
+        if seat.position not in to_move or seat.is_bot or seat.user_id is None:
+            continue
+        ends = deadline(game, seat.user_id, now=now)
+        if ends is None:
+            continue
+        hours = max(int((ends - now).total_seconds() // 3600), 0)
+        rows.append(
+            {
+                "name": names[seat.position],
+                "days": hours // 24,
+                "hours": hours % 24,
+                "away": on_vacation(seat.user_id, now),
+            }
+        )
+    return rows
