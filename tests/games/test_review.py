@@ -380,3 +380,16 @@ def test_the_review_chart_in_hungarian_has_axes_legend_marks_and_a_table(
     rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th><td>(.*?)</td><td>(.*?)</td>", table[0])
     assert rows[1] == ("2", "Alice", "0,2")
     assert rows[2] == ('<a href="?move=3">3</a>', "Bob", "-0,3")
+
+
+def test_my_games_lists_a_game_with_hints_as_unrated(alice, client) -> None:
+    game = build_game(alice, "easy")
+    Game.objects.filter(pk=game.pk).update(hints_used=True)
+    game = play_random_moves(Game.objects.get(pk=game.pk))
+    assert game.status == Game.Status.FINISHED
+    client.force_login(alice)
+    page = client.get(reverse("games:history")).content.decode()
+    row = re.search(rf"<tr[^>]*>(?:(?!</tr>).)*?/games/{game.pk}/(?:(?!</tr>).)*</tr>", page, re.S)
+    assert row is not None
+    assert ">unrated<" in row.group(0)
+    assert ">rated" not in row.group(0)
