@@ -423,4 +423,5 @@ def board_html(*, game: Any, seat: Any) -> str:
     position = seat_position(seat)
     view = services.view_for(game=game, seat=position)
     ctx = board_context(game=game, seat=position, view=view)
+    ctx["oob_actions"] = True  # at the end, the header's actions follow (_end_actions.html)
     return render_to_string("games/play.html#board", ctx)

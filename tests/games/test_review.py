@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from games import engines, services, tasks
+from games import engines, rendering, services, tasks
 from games.bots import review as advice
 from games.models import Game, Rating, Review
 from games.services import review as reviews
@@ -393,3 +393,29 @@ def test_my_games_lists_a_game_with_hints_as_unrated(alice, client) -> None:
     assert row is not None
     assert ">unrated<" in row.group(0)
     assert ">rated" not in row.group(0)
+
+
+def test_a_live_board_of_a_finished_game_brings_the_review_button_and_drops_the_hint(
+    alice, client, sent
+) -> None:
+    running = build_game(alice, "easy")
+    assert 'id="game-actions"' not in rendering.board_html(game=running, seat=0)
+    game = finished_game(alice, "easy")
+    live = rendering.board_html(game=game, seat=0)
+    actions = re.search(
+        r'<div class="actions" id="game-actions" hx-swap-oob="true">.*?</div>', live, re.S
+    )
+    assert actions is not None
+    assert "Review this game" in actions.group(0)
+    assert f'hx-post="{reverse("games:review", args=[game.pk])}"' in actions.group(0)
+    assert "Hint" not in actions.group(0)
+    # The board fetched over HTTP (after a missed message) brings the same.
+    client.force_login(alice)
+    fetched = client.get(reverse("games:board", args=[game.pk])).content.decode()
+    assert 'id="game-actions" hx-swap-oob="true"' in fetched
+    # That button asks for the review and loads the game page again.
+    response = client.post(
+        reverse("games:review", args=[game.pk]), {"from": "play"}, headers={"HX-Request": "true"}
+    )
+    assert response["HX-Redirect"] == reverse("games:play", args=[game.pk])
+    assert Review.objects.filter(game=game).exists()
