@@ -397,6 +397,9 @@ def board_context(
         "can_take_back": playing and own.bot_took_over,
         "can_take_back_step": own_step,
         "is_over": is_over,
+        # Over, but the final table's ranks and ratings not stored yet (the end-of-game task
+        # runs after the last move): the page fetches its board again (static/js/game.js).
+        "results_pending": is_over and replay_number is None and not results,
         "replay_number": replay_number,
         "error": error,
         "rules_url": rules_url(game.engine_slug, view),

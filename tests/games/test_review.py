@@ -419,3 +419,13 @@ def test_a_live_board_of_a_finished_game_brings_the_review_button_and_drops_the_
     )
     assert response["HX-Redirect"] == reverse("games:play", args=[game.pk])
     assert Review.objects.filter(game=game).exists()
+
+
+def test_a_finished_board_without_its_results_asks_to_be_fetched_again(alice, sent) -> None:
+    game = finished_game(alice, "easy")
+    game.results.all().delete()
+    assert 'data-results-pending="1"' in rendering.board_html(game=game, seat=0)
+    services.finish_game(game_id=game.pk)
+    board = rendering.board_html(game=Game.objects.get(pk=game.pk), seat=0)
+    assert "data-results-pending" not in board
+    assert 'class="rating"' in board
