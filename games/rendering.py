@@ -423,6 +423,9 @@ def board_context(
         "can_take_back": playing and own.bot_took_over,
         "can_take_back_step": own_step,
         "is_over": is_over,
+        # Over, but the final table's ranks and ratings not stored yet (the end-of-game task
+        # runs after the last move): the page fetches its board again (static/js/game.js).
+        "results_pending": is_over and replay_number is None and not results,
         "replay_number": replay_number,
         "error": error,
         "rules_url": rules_url(game.engine_slug, view),
@@ -454,4 +457,5 @@ def board_html(*, game: Any, seat: Any) -> str:
     position = seat_position(seat)
     view = services.view_for(game=game, seat=position)
     ctx = board_context(game=game, seat=position, view=view)
+    ctx["oob_actions"] = True  # at the end, the header's actions follow (_end_actions.html)
     return render_to_string("games/play.html#board", ctx)

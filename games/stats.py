@@ -132,7 +132,7 @@ def history_rows(user: Any, games: list[Game]) -> list[dict[str, Any]]:
                 "players": game.players,
                 "score": my_result.score if my_result else None,
                 "won": my_result is not None and my_result.rank == 1,
-                "rated": game.rated and not game.imported,
+                "rated": game.rated and not game.imported and not game.hints_used,
                 "rating_change": change,
             }
         )

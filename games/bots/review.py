@@ -8,10 +8,10 @@ that differ only in what the seat could not know get the same advice, byte for b
 A decision is judged in two searches of the same view with the same seed:
 
 * the hard bot's own search (`turn_mcts.search`, exactly as it plays): its choice;
-* one appraisal whose root plays only turns that begin with one of the candidates (the
-  bot's choice and the move made), taking them in turn: iteration i tries candidate
-  i mod n in the determinization of sample i div n, so both are valued by one tree, one set
-  of rankings and one evaluation over the same hidden draws.
+* one appraisal that values the candidates (the bot's choice and the move made) in turn:
+  iteration i plays only turns beginning with candidate i mod n, in the determinization of
+  sample i div n, so both are valued by one set of rankings and one evaluation over the same
+  hidden draws, each from a root of its own that opens turns as a search of it alone would.
 
 The value of a move is the mean estimated final score difference (own score minus the best
 other, in points; the engine's `evaluate` before the end, the real difference after it) over
@@ -35,7 +35,7 @@ from games.bots.evaluation import (
     evaluation_module,
     move_key,
 )
-from games.bots.turn_mcts import Search, Turn, TurnKey
+from games.bots.turn_mcts import Node, Search, Turn, TurnKey
 
 # Iterations per search when the caller gives no budget.
 DEFAULT_ITERATIONS = 8
@@ -51,6 +51,9 @@ class Appraisal(Search):
     differences it estimated."""
 
     firsts: list[Move] = field(default_factory=list)
+    # Each candidate's own root (with its count of turns and its centre), so each opens and
+    # weighs turns as a search of it alone would.
+    roots: dict[Any, tuple[Node, int, float]] = field(default_factory=dict)
     points: dict[TurnKey, float] = field(default_factory=dict)
     last_points: float = 0.0
     root_key: Any = None
@@ -66,8 +69,11 @@ class Appraisal(Search):
             # over the same draws (Search.iterate takes seeds[iterations % len(seeds)]).
             drawn = [self.rng.getrandbits(62) for _ in range(self.settings.samples)]
             self.seeds = [seed for seed in drawn for _ in self.firsts]
+        candidate = move_key(self.first)
+        self.root, self.root_choices, self.origin = self.roots.get(candidate, (Node(), 0, 0.0))
         before = {key: child.visits for key, child in self.root.children.items()}
         Search.iterate(self)
+        self.roots[candidate] = (self.root, self.root_choices, self.origin)
         for key, child in self.root.children.items():
             if child.visits != before.get(key, 0):
                 self.points[key] = self.points.get(key, 0.0) + self.last_points
@@ -76,11 +82,11 @@ class Appraisal(Search):
     def value_of(self, first: Move) -> float:
         """The mean points of the most visited turn beginning with `first` (the best mean
         among equals)."""
-        start = move_key(first)
+        root = self.roots.get(move_key(first), (Node(), 0, 0.0))[0]
         tried = [
             (child.visits, self.points.get(key, 0.0) / child.visits)
-            for key, child in self.root.children.items()
-            if child.visits and key[0] == start
+            for key, child in root.children.items()
+            if child.visits
         ]
         return max(tried)[1] if tried else 0.0
 

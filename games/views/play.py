@@ -76,7 +76,9 @@ def board(request: HttpRequest, game_id: int) -> HttpResponse:
     if known == game.revision and request.GET.get("stamp") == board_stamp(game):
         return HttpResponse(status=204)
     seat = my_seat(game, request.user)
-    return render(request, "games/play.html#board", play_context(game, seat))
+    ctx = play_context(game, seat)
+    ctx["oob_actions"] = True  # at the end, the header's actions follow (_end_actions.html)
+    return render(request, "games/play.html#board", ctx)
 
 
 @require_POST

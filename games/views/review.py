@@ -12,6 +12,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from games import boards, engines, rendering, services
 from games import messages as game_messages
@@ -37,9 +38,14 @@ def request(request: HttpRequest, game_id: int) -> HttpResponse:
         reviews.request_review(game_id=game.pk, user=request.user)
     except services.GameError as exc:
         messages.error(request, game_messages.describe(exc))
+        if getattr(request, "htmx", False):
+            return HttpResponseClientRedirect(reverse("games:play", args=[game.pk]))
         return redirect("games:play", game_id=game.pk)
     if request.POST.get("from") == "play":
-        # The game page shows the progress live, over the game's socket.
+        # The game page shows the progress live, over the game's socket. The button a live
+        # update brought (_end_actions.html) posts with htmx: the page is loaded again.
+        if getattr(request, "htmx", False):
+            return HttpResponseClientRedirect(reverse("games:play", args=[game.pk]))
         return redirect("games:play", game_id=game.pk)
     number = int_param(request.POST.get("move"))
     target = reverse("games:replay", args=[game.pk])

@@ -21,6 +21,22 @@
     window.htmx.ajax("GET", url, { target: "#game-board", swap: "outerHTML" });
   }
 
+  // A finished game's board without its final ranks and ratings (the end-of-game task has
+  // not stored them yet, or its announcement crossed our own move's answer): ask again.
+  // At most five times, 2 s apart; an answer of 204 (nothing new yet) counts too.
+  var pendingTimer = null, pendingTries = 0;
+  function fetchResultsLater() {
+    var board = currentBoard();
+    if (!board || !board.hasAttribute("data-results-pending")) { pendingTries = 0; return; }
+    if (pendingTimer || pendingTries >= 5) { return; }
+    pendingTries += 1;
+    pendingTimer = window.setTimeout(function () { pendingTimer = null; refreshBoard(); }, 2000);
+  }
+  document.addEventListener("htmx:afterSettle", fetchResultsLater);
+  document.addEventListener("htmx:afterRequest", fetchResultsLater);
+  document.addEventListener("htmx:wsAfterMessage", fetchResultsLater);
+  document.addEventListener("DOMContentLoaded", fetchResultsLater);
+
   document.addEventListener("htmx:wsOpen", function (event) {
     if (event.target.id === "game-live") { refreshBoard(); }
   });

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from games import engines, services, tasks
+from games import engines, rendering, services, tasks
 from games.bots import review as advice
 from games.models import Game, Hint, Rating, Review
 from games.services import hints
@@ -390,3 +390,52 @@ def test_the_review_chart_in_hungarian_has_axes_legend_marks_and_a_table(
     rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th><td>(.*?)</td><td>(.*?)</td>", table[0])
     assert rows[1] == ("2", "Alice", "0,2")
     assert rows[2] == ('<a href="?move=3">3</a>', "Bob", "-0,3")
+
+
+def test_my_games_lists_a_game_with_hints_as_unrated(alice, client) -> None:
+    game = build_game(alice, "easy")
+    Game.objects.filter(pk=game.pk).update(hints_used=True)
+    game = play_random_moves(Game.objects.get(pk=game.pk))
+    assert game.status == Game.Status.FINISHED
+    client.force_login(alice)
+    page = client.get(reverse("games:history")).content.decode()
+    row = re.search(rf"<tr[^>]*>(?:(?!</tr>).)*?/games/{game.pk}/(?:(?!</tr>).)*</tr>", page, re.S)
+    assert row is not None
+    assert ">unrated<" in row.group(0)
+    assert ">rated" not in row.group(0)
+
+
+def test_a_live_board_of_a_finished_game_brings_the_review_button_and_drops_the_hint(
+    alice, client, sent
+) -> None:
+    running = build_game(alice, "easy")
+    assert 'id="game-actions"' not in rendering.board_html(game=running, seat=0)
+    game = finished_game(alice, "easy")
+    live = rendering.board_html(game=game, seat=0)
+    actions = re.search(
+        r'<div class="actions" id="game-actions" hx-swap-oob="true">.*?</div>', live, re.S
+    )
+    assert actions is not None
+    assert "Review this game" in actions.group(0)
+    assert f'hx-post="{reverse("games:review", args=[game.pk])}"' in actions.group(0)
+    assert "Hint" not in actions.group(0)
+    # The board fetched over HTTP (after a missed message) brings the same.
+    client.force_login(alice)
+    fetched = client.get(reverse("games:board", args=[game.pk])).content.decode()
+    assert 'id="game-actions" hx-swap-oob="true"' in fetched
+    # That button asks for the review and loads the game page again.
+    response = client.post(
+        reverse("games:review", args=[game.pk]), {"from": "play"}, headers={"HX-Request": "true"}
+    )
+    assert response["HX-Redirect"] == reverse("games:play", args=[game.pk])
+    assert Review.objects.filter(game=game).exists()
+
+
+def test_a_finished_board_without_its_results_asks_to_be_fetched_again(alice, sent) -> None:
+    game = finished_game(alice, "easy")
+    game.results.all().delete()
+    assert 'data-results-pending="1"' in rendering.board_html(game=game, seat=0)
+    services.finish_game(game_id=game.pk)
+    board = rendering.board_html(game=Game.objects.get(pk=game.pk), seat=0)
+    assert "data-results-pending" not in board
+    assert 'class="rating"' in board
