@@ -405,7 +405,11 @@ def board_context(
     if recent is None:
         recent = recent_moves(game, upto=replay_number)
     module = boards.get(game.engine_slug)
-    own_step = interactive and game.version > 0 and _own_last_step(game, position, recent)
+    # The seat's own last step of a turn still going on: on its turn, or while the others
+    # answer that step (the engine said so when it stored the move's `can_take_back`).
+    own_step = (
+        playing and not own.is_bot and game.version > 0 and _own_last_step(game, position, recent)
+    )
     ctx: dict[str, Any] = {
         "game": game,
         "seat": position,

@@ -132,7 +132,13 @@ class Engine(Protocol):
 
     is True when playing `move` in `state` shows anyone something hidden (a face-down
     draw, a card drawn); such a step cannot be taken back. Without it no step of the
-    engine can be taken back (see `can_take_back`).
+    engine can be taken back (see `can_take_back`). And optionally
+
+        holds_turn(state, seat: int) -> bool
+
+    is True when `seat`'s turn goes on in `state` although other seats move first (Tower of
+    Babel's builder while the others make their offers); a step that led there belongs to
+    the turn still going on, as one after which the seat is still to move.
     """
 
     slug: str
@@ -163,8 +169,8 @@ def can_take_back(engine: Engine, before: Any, seat: int, move: dict[str, Any], 
     """Whether the step `move` of `seat`, which led from `before` to `after`, may be taken
     back while it is the last one played (DESIGN.md principle 8): the engine opts in with
     `reveals`, the step showed nothing hidden, and the turn goes on (the seat is still to
-    move), so the step belongs to the current turn. Whether another seat has moved since
-    is for the caller, who holds the log."""
+    move, or `holds_turn`), so the step belongs to the current turn. Whether another seat
+    has moved since is for the caller, who holds the log."""
     return take_back_refusal(engine, before, seat, move, after) is None
 
 
@@ -177,6 +183,15 @@ def take_back_refusal(
     reveals = getattr(engine, "reveals", None)
     if reveals is None:
         return "whole_turns"
-    if engine.is_over(after) or seat not in engine.to_move(after):
+    if engine.is_over(after) or not turn_goes_on(engine, after, seat):
         return "turn_passed"
     return "step_revealed" if reveals(before, seat, move) else None
+
+
+def turn_goes_on(engine: Engine, state: Any, seat: int) -> bool:
+    """Whether `seat`'s turn is still going on in `state`: the seat is to move, or the engine
+    says the turn waits for the others and comes back to it (`holds_turn`)."""
+    if seat in engine.to_move(state):
+        return True
+    holds = getattr(engine, "holds_turn", None)
+    return bool(holds is not None and holds(state, seat))

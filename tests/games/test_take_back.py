@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from games import engines, services
-from games.engines.base import Engine
+from games.engines.base import Engine, turn_goes_on
 from games.models import Game
 from tests.conftest import make_user
 from tests.games.conftest import build_game, state_of
@@ -41,7 +41,7 @@ def step_goes_on(engine: Engine, before: Any, seat: int, move: dict) -> bool:
     """The rule of principle 8 for the last step, from the engine's own answers: the seat is
     still to move after it (the same turn) and it showed nothing hidden."""
     after = engine.apply_move(before, seat, move)
-    return seat in engine.to_move(after) and not engine.reveals(before, seat, move)  # type: ignore[attr-defined]
+    return turn_goes_on(engine, after, seat) and not engine.reveals(before, seat, move)  # type: ignore[attr-defined]
 
 
 def play_through_the_site(game: Game, steps: list[tuple[Any, int, dict]]) -> None:
@@ -90,7 +90,7 @@ def test_every_step_that_may_be_taken_back_restores_the_state_and_no_other_can_b
                 services.take_back_step(game_id=game.pk, seat=seat, expected_version=version)
             if seat != last_seat:
                 assert refused.value.code == "nothing_to_take_back"
-            elif seat in engine.to_move(engine.apply_move(before, last_seat, move)):
+            elif turn_goes_on(engine, engine.apply_move(before, last_seat, move), seat):
                 assert refused.value.code == "cannot_take_back_step_revealed"
             else:
                 assert refused.value.code == "cannot_take_back_turn_passed"
@@ -421,3 +421,33 @@ def test_a_refused_take_back_in_akropolis_says_why_in_the_members_language(
     response = client.post(take_back_url(game), {"expected_version": 1}, headers=HTMX)
     assert reason in html.unescape(response.content.decode())
     assert game.moves.count() == 1
+
+
+def test_choosing_a_disc_in_tower_of_babel_can_be_taken_back_until_an_offer_is_in(
+    db: None,
+) -> None:
+    # Issue 34 item 2: choosing the disc to build shows nothing (§2.4 step 1), and the
+    # builder's turn goes on while the others offer; until one of them has, it may go back.
+    engine = engines.get("tower-of-babel")
+    players = members(3)
+    game = build_game(*players, engine="tower-of-babel", seed=11)
+    state = state_of(game)
+    builder = engine.to_move(state)[0]
+    build = next(m for m in engine.legal_moves(state, builder) if m["type"] == "build")
+    services.play_move(game_id=game.pk, seat=builder, move=build, expected_version=0)
+    page = board_of(client_for(players[builder]), game)
+    assert take_back_url(game) in page and "Waiting for" in page
+    services.take_back_step(game_id=game.pk, seat=builder, expected_version=1)
+    game.refresh_from_db()
+    assert canonical(game.state) == canonical(engine.dump(state))
+
+    # Chosen again, and an offer comes in: the builder's step is no longer the last one.
+    services.play_move(game_id=game.pk, seat=builder, move=build, expected_version=0)
+    after = state_of(game)
+    offerer = engine.to_move(after)[0]
+    offer = engine.legal_moves(after, offerer)[0]
+    services.play_move(game_id=game.pk, seat=offerer, move=offer, expected_version=1)
+    with pytest.raises(services.GameError) as refused:
+        services.take_back_step(game_id=game.pk, seat=builder, expected_version=2)
+    assert refused.value.code == "nothing_to_take_back"
+    assert take_back_url(game) not in board_of(client_for(players[builder]), game)

@@ -132,6 +132,11 @@ class TowerOfBabel:
     def is_over(self, s: State) -> bool:
         return s.phase == OVER
 
+    def holds_turn(self, s: State, seat: int) -> bool:
+        """The builder's turn goes on while the others make their offers (§2.4 steps 2-3):
+        choosing the disc may be taken back until an offer is in."""
+        return s.phase == OFFERS and s.active == seat
+
     def legal_moves(self, s: State, seat: int) -> list[dict[str, Any]]:
         if seat not in self.to_move(s):
             return []
