@@ -68,7 +68,8 @@ def dead_broker(
     returned.start()
     try:
         assert outbox.wait_until_idle(30)
-        assert redis.Redis.from_url(dead).llen("celery") == 1  # the bot's turn, once
+        # The bot's turn, once, on the play queue (config/settings.py CELERY_TASK_ROUTES).
+        assert redis.Redis.from_url(dead).llen("play") == 1
     finally:
         returned.stop()
 
