@@ -14,6 +14,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from games.levels import BotLevel
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(16)
@@ -94,10 +96,7 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    class BotLevel(models.TextChoices):
-        EASY = "easy", _("Easy bot")
-        NORMAL = "normal", _("Normal bot")
-        HARD = "hard", _("Hard bot")
+    BotLevel = BotLevel
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(_("seat"))  # engine seat number, 0-based

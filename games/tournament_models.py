@@ -11,7 +11,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, Seat
+from games.levels import BotLevel
 
 
 class Tournament(models.Model):
@@ -33,7 +33,7 @@ class Tournament(models.Model):
     format = models.CharField(_("format"), max_length=12, choices=Format)
     table_size = models.PositiveSmallIntegerField(_("players at a table"))
     capacity = models.PositiveSmallIntegerField(_("places"))
-    bot_level = models.CharField(_("bots fill empty seats"), max_length=8, choices=Seat.BotLevel)
+    bot_level = models.CharField(_("bots fill empty seats"), max_length=8, choices=BotLevel)
     status = models.CharField(
         _("status"), max_length=12, choices=Status, default=Status.REGISTRATION
     )
@@ -107,7 +107,11 @@ class TournamentTable(models.Model):
     # The entry id at each seat of the game, in seat order; null for a bot.
     entries = models.JSONField(default=list)
     game = models.OneToOneField(
-        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournament_table"
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournament_table",
     )
 
     class Meta:
