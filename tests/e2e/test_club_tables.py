@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from accounts.models import User
 from tests.conftest import make_user
@@ -131,9 +132,18 @@ def test_from_the_club_page_to_a_profile_to_the_standings_and_back_to_a_game(
             User.objects.filter(pk=alice.pk).update(language=language)
             where = f"{width} px, {language}"
             page.goto(f"http://{asgi_server}/")
-            running = page.locator(f'#club-running [data-game="{game.pk}"]')
-            running.locator(f'a[href="{reverse("accounts:member", args=["bob"])}"]').click()
-            page.wait_for_url(f"**{reverse('accounts:member', args=['bob'])}")
+            # The running games' list is drawn again whenever the bot moves: a click that met
+            # the list being swapped is made again, as a member would.
+            profile = f"**{reverse('accounts:member', args=['bob'])}"
+            for _attempt in range(3):
+                running = page.locator(f'#club-running [data-game="{game.pk}"]')
+                running.locator(f'a[href="{reverse("accounts:member", args=["bob"])}"]').click()
+                try:
+                    page.wait_for_url(profile, timeout=6000)
+                    break
+                except PlaywrightTimeoutError:
+                    continue
+            page.wait_for_url(profile)
             assert page.locator("h1").inner_text() == "Bob", where
             toggle = page.locator(".site-header .nav-toggle")
             if toggle.is_visible():
