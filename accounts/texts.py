@@ -77,11 +77,8 @@ def _day_and_time(params: dict[str, Any], key: str = "starts_at") -> dict[str, s
 def _when(params: dict[str, Any], key: str) -> str:
     """An instant of the notice's parameters as its day and zoned time ("Nov. 27, 2026, 06:10
     CET"); empty when it cannot be read."""
-    try:
-        instant = datetime.fromisoformat(str(params.get(key, "")))
-    except ValueError:
-        return ""
-    return zoned(instant)
+    parts = _day_and_time(params, key)
+    return f"{parts['day']}, {parts['time']}" if parts["day"] else ""
 
 
 def _cancelled(params: dict[str, Any]) -> str:

@@ -154,6 +154,22 @@ def limit_text(code: str, most: int) -> str:
             "please ask again later.",
             most,
         ) % {"max": most}
+    if code == "hint_turn_limit":
+        return ngettext(
+            "You have had %(limit)s hint this turn, the most a turn allows. Play on; you can ask "
+            "again on your next turn.",
+            "You have had %(limit)s hints this turn, the most a turn allows. Play on; you can ask "
+            "again on your next turn.",
+            most,
+        ) % {"limit": most}
+    if code == "hint_hour_limit":
+        return ngettext(
+            "You have asked for %(limit)s hint in the last hour, the most an hour allows. Please "
+            "try again later.",
+            "You have asked for %(limit)s hints in the last hour, the most an hour allows. Please "
+            "try again later.",
+            most,
+        ) % {"limit": most}
     return ngettext(
         "You have imported %(max)s game in the last 24 hours, the most a member may; "
         "please import this one later.",
@@ -164,7 +180,15 @@ def limit_text(code: str, most: int) -> str:
 
 
 # Codes of limits: their texts say the number (limit_text).
-LIMITS = ("night_too_far", "night_invitations", "night_limit", "review_limit", "import_limit")
+LIMITS = (
+    "night_too_far",
+    "night_invitations",
+    "night_limit",
+    "review_limit",
+    "hint_turn_limit",
+    "hint_hour_limit",
+    "import_limit",
+)
 
 
 def field_problem(params: dict) -> str:
@@ -221,24 +245,9 @@ def describe(exc: Exception, slug: str = "") -> str:
             "field": params["field"],
             "problem": field_problem(params),
         }
-    if code in LIMITS and "max" in params:
-        return limit_text(code, params["max"])
-    if code == "hint_turn_limit":
-        return ngettext(
-            "You have had %(limit)s hint this turn, the most a turn allows. Play on; you can ask "
-            "again on your next turn.",
-            "You have had %(limit)s hints this turn, the most a turn allows. Play on; you can ask "
-            "again on your next turn.",
-            params.get("limit", 0),
-        ) % {"limit": params.get("limit")}
-    if code == "hint_hour_limit":
-        return ngettext(
-            "You have asked for %(limit)s hint in the last hour, the most an hour allows. Please "
-            "try again later.",
-            "You have asked for %(limit)s hints in the last hour, the most an hour allows. Please "
-            "try again later.",
-            params.get("limit", 0),
-        ) % {"limit": params.get("limit")}
+    most = params.get("max", params.get("limit"))
+    if code in LIMITS and most is not None:
+        return limit_text(code, most)
     if code in PLAIN:
         return str(PLAIN[code])
     if isinstance(exc, IllegalMove):

@@ -103,11 +103,11 @@ def _check_limits(game: Game, seat: int, user: Any) -> None:
     turn_start = 0 if last_other is None else last_other + 1
     this_turn = Hint.objects.filter(game=game, seat=seat, version__gte=turn_start)
     if this_turn.count() >= per_turn:
-        raise GameError("hint_turn_limit", "No more hints this turn.", limit=per_turn)
+        raise GameError("hint_turn_limit", "No more hints this turn.", max=per_turn)
     per_hour = int(settings.HINTS_PER_HOUR)
     since = timezone.now() - datetime.timedelta(hours=1)
     if Hint.objects.filter(user=user, created_at__gte=since).count() >= per_hour:
-        raise GameError("hint_hour_limit", "No more hints this hour.", limit=per_hour)
+        raise GameError("hint_hour_limit", "No more hints this hour.", max=per_hour)
 
 
 def compute_hint(*, hint_id: int) -> bool:
