@@ -168,3 +168,26 @@ def test_the_night_page_gives_its_time_with_the_zones_name(alice: User, bob: Use
             when = page[page.index('id="night-when"') :].split("</time>")[0]
             assert when.endswith(f"March 29, 2026, {seen}"), when
             assert "()" not in page
+
+
+def test_a_member_joining_and_leaving_again_and_again_leaves_the_host_one_unread_notice(
+    night: GameNight, alice: User, bob: User, carol: User, django_capture_on_commit_callbacks
+) -> None:
+    before = alice.notifications.count()
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(10):
+            services.join_night(night_id=night.pk, user=bob)
+            services.leave_night(night_id=night.pk, user=bob)
+        services.join_night(night_id=night.pk, user=bob)
+        services.join_night(night_id=night.pk, user=carol)
+    news = alice.notifications.filter(read_at__isnull=True).order_by("number")
+    assert alice.notifications.count() == before + 2  # one for Bob, one for Carol
+    bobs, carols = news
+    assert text_of(bobs).startswith("Bob joined your Babylon game night")  # where he stands now
+    assert text_of(carols).startswith("Carol joined")
+    # Once the host has read it, Bob's next change is news again.
+    news.update(read_at=timezone.now())
+    with django_capture_on_commit_callbacks(execute=True):
+        services.leave_night(night_id=night.pk, user=bob)
+    assert alice.notifications.count() == before + 3
+    assert text_of(latest(alice)).startswith("Bob left your Babylon game night")
