@@ -9,8 +9,12 @@ two names are read and folded for each search.
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
 
 from accounts.models import User
 
@@ -44,3 +48,21 @@ def find_members(query: str, *, exclude: set[int], limit: int = LIMIT) -> list[A
     ids = [pk for _, _, pk in found[:limit]]
     members = User.objects.in_bulk(ids)
     return [members[pk] for pk in ids]
+
+
+def allow_search(user: Any) -> bool:
+    """Count one search of `user` in the current minute; False past `SEARCHES_PER_MINUTE`
+    (README, "Limits"). The count lives in the shared cache, so every server counts alike."""
+    key = count_key(user.pk, int(time.time() // 60))
+    cache.add(key, 0, timeout=120)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the count expired between add and incr: this is the minute's first
+        cache.set(key, 1, timeout=120)
+        count = 1
+    return count <= settings.SEARCHES_PER_MINUTE
+
+
+def count_key(user_id: int, minute: int) -> str:
+    """The cache key of a member's searches in one minute (minutes since the epoch)."""
+    return f"member-searches:{user_id}:{minute}"

@@ -389,6 +389,7 @@ NIGHTS_PER_HOST = int(env_float("NIGHTS_PER_HOST", 10))  # upcoming nights one m
 NIGHT_INVITATIONS = int(env_float("NIGHT_INVITATIONS", 20))  # members invited to one night
 REVIEWS_PER_DAY = int(env_float("REVIEWS_PER_DAY", 10))  # reviews one member starts in 24 hours
 IMPORTS_PER_DAY = int(env_float("IMPORTS_PER_DAY", 20))  # games one member imports in 24 hours
+SEARCHES_PER_MINUTE = int(env_float("SEARCHES_PER_MINUTE", 30))  # member searches in one minute
 
 # --- Internationalisation --------------------------------------------------------------------
 

@@ -80,6 +80,14 @@ class MoveAdmin(admin.ModelAdmin):
     list_filter = ["by_bot"]
     readonly_fields = ["game", "number", "seat", "payload", "by_bot", "can_take_back", "created_at"]
 
+    def get_fields(self, request, obj=None):  # type: ignore[no-untyped-def]
+        # A running game's moves may hold what a seat chose in secret (an offer, a card kept
+        # back): as with the game's seed and state, not before the game is finished.
+        fields = super().get_fields(request, obj)
+        if obj is not None and obj.game.status == Game.Status.FINISHED:
+            return fields
+        return [f for f in fields if f != "payload"]
+
     def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
         return False
 

@@ -170,6 +170,14 @@ def limit_text(code: str, most: int) -> str:
             "try again later.",
             most,
         ) % {"limit": most}
+    if code == "search_limit":
+        return ngettext(
+            "You have searched %(max)s time in the last minute, the most a member may; please "
+            "wait a moment and type again.",
+            "You have searched %(max)s times in the last minute, the most a member may; please "
+            "wait a moment and type again.",
+            most,
+        ) % {"max": most}
     return ngettext(
         "You have imported %(max)s game in the last 24 hours, the most a member may; "
         "please import this one later.",
@@ -188,6 +196,7 @@ LIMITS = (
     "hint_turn_limit",
     "hint_hour_limit",
     "import_limit",
+    "search_limit",
 )
 
 

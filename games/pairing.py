@@ -8,7 +8,10 @@ table would hold someone they met before is passed over for the next member in t
 who brings fewer repeats, and then swaps of two members between tables are made while one
 lowers the number of repeated meetings, so every round is swap-optimal: no exchange of two
 members between two of its tables makes fewer members meet again; and no exchange that adds no
-repeat would seat a better-placed member at a higher table.
+repeat would seat a better-placed member at a higher table. A round of at most `EXACT_UP_TO`
+members (a small club's tournament) is searched whole instead: it has the fewest repeats any
+seating of it can have, and of those seatings the one closest to the standings (the greatest
+sum of table number times standing position, which the exchanges above also raise).
 
 Round robin (`round_robin`): groups of table size squared (q members, q = table size): a
 group plays q + 1 rounds of q tables, the parallel classes of the affine plane of order q
@@ -40,6 +43,10 @@ Member = Hashable
 Table = list  # of Member | None
 
 TIEBREAKS = ("points", "score", "opponents")
+
+# Rounds of at most this many members are paired by a whole search (`_pair_exactly`): 12
+# members at tables of 2 have 10,395 seatings, the most of any size up to 12.
+EXACT_UP_TO = 12
 
 
 def pair_key(a: Member, b: Member) -> frozenset:
@@ -97,8 +104,11 @@ def pair_swiss(
     if len(set(order)) != len(order):
         raise ValueError("a member is listed twice")
     caps = capacities(len(order), table_size)
+    if met and len(order) <= EXACT_UP_TO:
+        tables = _pair_exactly(order, caps, met)
+        return [t + [BOT] * (table_size - len(t)) for t in tables]
     left = list(order)
-    tables: list[list[Member]] = []
+    tables = []
     for cap in caps:
         table = [left.pop(0)]
         while len(table) < cap:
@@ -110,6 +120,43 @@ def pair_swiss(
         tables.append(table)
     _improve_by_swaps(tables, met, {m: i for i, m in enumerate(order)})
     return [t + [BOT] * (table_size - len(t)) for t in tables]
+
+
+def _pair_exactly(
+    order: Sequence[Member], caps: list[int], met: Mapping[frozenset, int]
+) -> list[list[Member]]:
+    """Every seating of `order` at tables of `caps` members: the fewest repeats, then the
+    greatest sum of table number times standing position, then the first found (the search
+    takes members in standing order). A branch is left once it repeats more than the best."""
+    adj = _by_member(met)
+    # From `tail` on every table has one size: those tables are searched in one order (the
+    # first member left opens the next) and then put in the order closest to the standings.
+    tail = next(t for t in range(len(caps)) if all(c == caps[t] for c in caps[t:]))
+    best: list[Any] = [None, None]  # (repeats, -closeness), tables
+
+    def closest(tables: list[list[int]]) -> tuple[int, list[list[int]]]:
+        ordered = tables[:tail] + sorted(tables[tail:], key=sum)
+        return sum(t * sum(table) for t, table in enumerate(ordered)), ordered
+
+    def seat(left: list[int], t: int, tables: list[list[int]], repeats: int) -> None:
+        if best[0] is not None and repeats > best[0][0]:
+            return
+        if t == len(caps):
+            near, ordered = closest(tables)
+            if best[0] is None or (repeats, -near) < best[0]:
+                best[0], best[1] = (repeats, -near), ordered
+            return
+        head = left[:1] if t >= tail else []
+        for rest in combinations(left[len(head) :], caps[t] - len(head)):
+            table = [*head, *rest]
+            cost = sum(adj.get(order[a], {}).get(order[b], 0) for a, b in combinations(table, 2))
+            taken = set(table)
+            tables.append(table)
+            seat([i for i in left if i not in taken], t + 1, tables, repeats + cost)
+            tables.pop()
+
+    seat(list(range(len(order))), 0, [], 0)
+    return [[order[i] for i in table] for table in best[1]]
 
 
 def _improve_by_swaps(tables: list[list[Member]], met: Mapping[frozenset, int], rank: dict) -> None:

@@ -131,7 +131,7 @@ def join_night(*, night_id: int, user: User) -> None:
         raise GameError("night_full", "Every seat of this game night is taken.")
     GameNightPlayer.objects.create(night=night, user=user)
     if user.pk != night.host_id:
-        _tell_after_commit([night.host_id], Kind.NIGHT_JOINED, night, name=user.name)
+        _tell_host_after_commit(night, user, Kind.NIGHT_JOINED)
     announce_lobby_on_commit()
 
 
@@ -145,7 +145,7 @@ def leave_night(*, night_id: int, user: User) -> None:
         raise GameError("host_leaves", "The host cancels the game night rather than leave it.")
     if not night.players_joined.filter(user=user).delete()[0]:
         raise GameError("night_not_joined", "The member has not joined this game night.")
-    _tell_after_commit([night.host_id], Kind.NIGHT_LEFT, night, name=user.name)
+    _tell_host_after_commit(night, user, Kind.NIGHT_LEFT)
     announce_lobby_on_commit()
 
 
@@ -276,6 +276,34 @@ def _tell_after_commit(user_ids: list[int], kind: str, night: GameNight, **extra
         else night.get_absolute_url()
     )
     transaction.on_commit(partial(_deliver, list(user_ids), kind, params, link), robust=True)
+
+
+def _tell_host_after_commit(night: GameNight, member: User, kind: str) -> None:
+    """The host hears that `member` joined or left, in at most one unread notice per member and
+    night: a member who joins and leaves again and again replaces their unread notice (the
+    host reads where they stand now) rather than add one each time. Once the host has read
+    it, the next change is a new notice. (These notices are never e-mailed.)"""
+    params = {**_params(night, kind), "name": member.name, "member": member.pk}
+    transaction.on_commit(
+        partial(_deliver_change, night.host_id, kind, params, night.get_absolute_url()),
+        robust=True,
+    )
+
+
+def _deliver_change(host_id: int, kind: str, params: dict[str, Any], link: str) -> None:
+    host = User.objects.filter(pk=host_id).first()
+    if host is None:
+        return
+    with transaction.atomic():
+        unread = Notification.objects.filter(
+            user=host,
+            read_at__isnull=True,
+            kind__in=[Kind.NIGHT_JOINED, Kind.NIGHT_LEFT],
+            params__night=params["night"],
+            params__member=params["member"],
+        )
+        unread.delete()
+    notify(user=host, kind=kind, params=params, link=link)
 
 
 def _deliver(user_ids: list[int], kind: str, params: dict[str, Any], link: str) -> None:

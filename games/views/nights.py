@@ -90,11 +90,16 @@ def invite_search(request: HttpRequest) -> HttpResponse:
     chosen = chosen_members(request.GET.getlist("invited"), request.user)
     query = request.GET.get("q", "")[:100]
     exclude = {request.user.pk, *(m.pk for m in chosen)}
-    matches = search.find_members(query, exclude=exclude)
+    refused = ""
+    matches: list[Any] = []
+    if query.strip() and not search.allow_search(request.user):
+        refused = game_messages.limit_text("search_limit", settings.SEARCHES_PER_MINUTE)
+    else:
+        matches = search.find_members(query, exclude=exclude)
     return render(
         request,
         "games/_invite_choices.html",
-        {"chosen": chosen, "matches": matches, "query": query.strip()},
+        {"chosen": chosen, "matches": matches, "query": query.strip(), "refused": refused},
     )
 
 

@@ -319,3 +319,18 @@ def test_an_imported_game_replays_but_says_no_commitment_was_shown(finished, bob
     html = signed_in(bob).get(reverse("games:verify", args=[copy.pk])).content.decode()
     assert "no commitment was shown before the game" in html
     assert shown(html, "seed") == str(SEED)
+
+
+def test_the_admin_shows_a_running_games_moves_without_what_they_chose(
+    make_game, alice, admin_client
+):
+    """A move may hold a choice made in secret (an offer, a card kept back): the admin's move
+    page shows it only once the game is finished, as with the game's seed and state."""
+    game = play_random_moves(make_game(alice, "easy", seed=SEED), count=3)
+    move = game.moves.order_by("number").first()
+    url = reverse("admin:games_move_change", args=[move.pk])
+    html = admin_client.get(url).content.decode()
+    assert 'class="form-row field-seat' in html  # the move's page, with its public fields
+    assert "field-payload" not in html
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    assert "field-payload" in admin_client.get(url).content.decode()

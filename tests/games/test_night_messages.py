@@ -168,3 +168,58 @@ def test_the_night_page_gives_its_time_with_the_zones_name(alice: User, bob: Use
             when = page[page.index('id="night-when"') :].split("</time>")[0]
             assert when.endswith(f"March 29, 2026, {seen}"), when
             assert "()" not in page
+
+
+def test_a_member_joining_and_leaving_again_and_again_leaves_the_host_one_unread_notice(
+    night: GameNight, alice: User, bob: User, carol: User, django_capture_on_commit_callbacks
+) -> None:
+    before = alice.notifications.count()
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(10):
+            services.join_night(night_id=night.pk, user=bob)
+            services.leave_night(night_id=night.pk, user=bob)
+        services.join_night(night_id=night.pk, user=bob)
+        services.join_night(night_id=night.pk, user=carol)
+    news = alice.notifications.filter(read_at__isnull=True).order_by("number")
+    assert alice.notifications.count() == before + 2  # one for Bob, one for Carol
+    bobs, carols = news
+    assert text_of(bobs).startswith("Bob joined your Babylon game night")  # where he stands now
+    assert text_of(carols).startswith("Carol joined")
+    # Once the host has read it, Bob's next change is news again.
+    news.update(read_at=timezone.now())
+    with django_capture_on_commit_callbacks(execute=True):
+        services.leave_night(night_id=night.pk, user=bob)
+    assert alice.notifications.count() == before + 3
+    assert text_of(latest(alice)).startswith("Bob left your Babylon game night")
+
+
+def test_the_invitation_search_is_limited_per_minute_and_says_so(alice: User) -> None:
+    """README "Limits": SEARCHES_PER_MINUTE. Past it a search reads no member and says why, in
+    the member's language; the next minute searches again."""
+    from datetime import UTC, datetime
+
+    import time_machine
+    from django.core.cache import cache
+    from django.test import override_settings
+
+    from accounts import search
+
+    make_user("ferenc", display_name="Ferenc")
+    client = Client()
+    url = reverse("games:night-invite-search")
+    start = datetime(2031, 5, 6, 7, 8, 0, tzinfo=UTC)
+    minute = int(start.timestamp() // 60)
+    cache.delete_many([search.count_key(alice.pk, minute + k) for k in (0, 1)])
+    with override_settings(SEARCHES_PER_MINUTE=3), time_machine.travel(start, tick=False):
+        client.force_login(alice)  # a session of the travelled-to day
+        pages = [client.get(url, {"q": "fer"}).text for _ in range(4)]
+        assert all("Ferenc" in page for page in pages[:3])
+        assert "Ferenc" not in pages[3]
+        assert "You have searched 3 times in the last minute" in pages[3]
+        alice.language = "hu"
+        alice.save(update_fields=["language"])
+        refused = client.get(url, {"q": "fer"}, HTTP_ACCEPT_LANGUAGE="hu").text
+        assert "Ferenc" not in refused and "Az elmúlt percben 3 keresést" in refused
+        with time_machine.travel(start.replace(minute=9), tick=False):
+            assert "Ferenc" in client.get(url, {"q": "fer"}).text
+    cache.delete_many([search.count_key(alice.pk, minute + k) for k in (0, 1)])

@@ -99,19 +99,40 @@ def test_swiss_second_round_has_no_repeat_when_there_are_as_many_tables_as_seats
     assert round_repeats(schedule[1], meetings(schedule[:1])) == 0
 
 
+def seatings(members: list, caps: list[int]):
+    """Every way to seat `members` at tables of `caps` members, by brute force."""
+    if not caps:
+        yield []
+        return
+    for table in combinations(members, caps[0]):
+        rest = [m for m in members if m not in table]
+        for others in seatings(rest, caps[1:]):
+            yield [list(table), *others]
+
+
 @settings(max_examples=40, deadline=None)
-@given(members_st, size_st, st.integers(2, 6), st.integers(0, 10**6))
-def test_swiss_repeats_at_least_the_lower_bound_and_none_in_the_first_round(
-    n, k, rounds, seed
-) -> None:
-    """The lower bound: the meetings at the tables beyond the n(n-1)/2 distinct pairs."""
-    schedule, _ = swiss_tournament(n, k, rounds, seed)
-    met = meetings(schedule)
-    repeats = sum(c - 1 for c in met.values())
-    seated = [len([m for m in t if m is not BOT]) for tables in schedule for t in tables]
-    lower_bound = max(0, sum(s * (s - 1) // 2 for s in seated) - n * (n - 1) // 2)
-    assert repeats >= lower_bound
+@given(st.integers(2, 9), st.integers(2, 4), st.integers(2, 4), st.integers(0, 10**6))
+def test_a_small_swiss_round_repeats_no_more_than_some_seating_must(n, k, rounds, seed) -> None:
+    """Members meet again only as often as the round forces: no seating of the round's members
+    at its tables has fewer repeats (all seatings tried, for rounds of up to 9 members); and
+    none at the same repeats seats a better-placed member at a higher table."""
+    schedule, orders = swiss_tournament(n, k, rounds, seed)
     assert round_repeats(schedule[0], {}) == 0
+    caps = capacities(n, k)
+    for r, (tables, order) in enumerate(zip(schedule, orders, strict=True)):
+        met = meetings(schedule[:r])
+        fewest = min(round_repeats(s, met) for s in seatings(list(range(n)), caps))
+        assert round_repeats(tables, met) == fewest
+        rank = {m: i for i, m in enumerate(order)}
+        members = [[m for m in t if m is not BOT] for t in tables]
+        for hi, lo in combinations(range(len(members)), 2):
+            for a in members[hi]:
+                for b in members[lo]:
+                    if rank[b] < rank[a]:
+                        swapped = [list(t) for t in members]
+                        swapped[hi][swapped[hi].index(a)] = b
+                        swapped[lo][swapped[lo].index(b)] = a
+                        assert round_repeats(swapped, met) > fewest
 
 
 @settings(max_examples=40, deadline=None)
