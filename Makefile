@@ -32,7 +32,7 @@ node_modules/.installed: package.json
 	npm install --no-audit --no-fund --loglevel=error
 	@touch $@
 
-# `make run` serves the club as production does, over plain HTTP (README, "`make run` is the
+# `make run` serves the club as production does, over plain HTTP (docs/operations.md, "`make run` is the
 # club's server too"): Django's debug pages off (DEBUG=1 turns them on), a secret key made once
 # in var/, the names HOST is reached by (config/hosts.py), Secure cookies only with HTTPS=1.
 run: export DEBUG ?= 0

@@ -5,9 +5,9 @@ start it from here.
 
 uvicorn (with uvloop, httptools and its `websockets` implementation) serves HTTP and the
 sockets. It replaced daphne after `manage.py bench_live` measured both on the same app: with
-1,000 sockets on two servers, uvicorn's sends took about half of daphne's time (README, "Live
-updates"). daphne, and granian, stay available to the benchmark (`bench_live --asgi`) so the
-comparison can be made again.
+1,000 sockets on two servers, uvicorn's sends took about half of daphne's time
+(docs/benchmarks.md, "The live fan-out"). daphne, and granian, stay available to the
+benchmark (`bench_live --asgi`) so the comparison can be made again.
 """
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ DATABASE_URL = env_str("DATABASE_URL")
 # Under ASGI every request runs in a thread of its own, and persistent connections
 # (CONN_MAX_AGE) would keep one connection per thread: 77 for one server after 400 requests.
 # Size it so that servers x DB_POOL_SIZE + worker processes + 1 (beat) stays under PostgreSQL's
-# max_connections (README, "Several servers and workers"). A request that finds every
+# max_connections (docs/operations.md, "Several servers and workers"). A request that finds every
 # connection in use waits up to DB_POOL_TIMEOUT seconds for one.
 DB_POOL_SIZE = int(env_float("DB_POOL_SIZE", 8))
 DB_POOL_TIMEOUT = env_float("DB_POOL_TIMEOUT", 20)

@@ -179,7 +179,7 @@ class Move(models.Model):
     payload = models.JSONField()
     # What the table saw happen, in data (no words): the game's board module derives it from
     # the public views before and after the move, so it never holds a secret of the payload.
-    # The move log and the last-move marks are drawn from it (games/boards/README).
+    # The move log and the last-move marks are drawn from it (docs/adding-a-game.md, "summarize").
     summary = models.JSONField(default=dict, blank=True)
     by_bot = models.BooleanField(default=False)
     # The engine's answer when the move was played (engines.base.can_take_back): whether this

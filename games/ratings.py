@@ -79,7 +79,7 @@ def update_ratings(*, engine_slug: str, results: list[Result]) -> None:
 
 
 # The number members see: 1000 for a newcomer (ordinal 0), and 40 per point of ordinal, so a
-# game moves it by tens rather than by fractions (README, "Ratings").
+# game moves it by tens rather than by fractions (docs/club.md, "Ratings").
 DISPLAY_BASE = 1000
 DISPLAY_SCALE = 40
 

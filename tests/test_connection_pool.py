@@ -1,5 +1,5 @@
 """PostgreSQL connections under ASGI: each server process holds at most DB_POOL_SIZE of them,
-however many requests it answers at once (config/settings.py, README "Several servers and
+however many requests it answers at once (config/settings.py, docs/operations.md "Several servers and
 workers").
 
 Under daphne (the site's server then) every request ran in a thread of its own; with persistent

@@ -2,7 +2,7 @@
 
 A board module turns its game's view dict into drawing data, says in words what each move
 did, names the rulebook section of each step and declares what the lobby offers
-(`games/README.md` has the checklist). Modules are found by looking in this package, so a new
+(`docs/adding-a-game.md` has the checklist). Modules are found by looking in this package, so a new
 game adds its own file and nothing here changes.
 """
 

@@ -10,7 +10,7 @@ tests/e2e/test_server_restart.py); here the next live board must reach every soc
 
 The servers, sockets and reconnecting client are games/management/livestack.py's, as the live
 benchmark and the load test use them. It runs in the PostgreSQL and Redis run: several servers
-need both (README, "Several servers and workers").
+need both (docs/operations.md, "Several servers and workers").
 """
 
 from __future__ import annotations

@@ -187,7 +187,7 @@ def test_final_table_follows_the_stored_ranks_so_a_resigned_seat_ranks_last(
     rows = re.findall(r'<tr data-seat="(\d)"( class="winner")?>\s*<td>(\d)</td>', html)
     assert rows == [(str(other), ' class="winner"', "1"), (str(best), "", "2")]
     # Ratings read from 1000 for a newcomer, 40 points per point of OpenSkill ordinal
-    # (README, "Ratings"): ordinal 0 -> 2.5 is 1000 -> 1100, and 0 -> -1.5 is 1000 -> 940.
+    # (docs/club.md, "Ratings"): ordinal 0 -> 2.5 is 1000 -> 1100, and 0 -> -1.5 is 1000 -> 940.
     assert re.search(r'<td class="rating">1100 <span class="rating-change">\(\+100\)', html)
     assert re.search(r'<td class="rating">940 <span class="rating-change down">\(-60\)', html)
     resigned_row = re.search(rf'<tr data-seat="{best}">.*?</tr>', html, re.S).group(0)

@@ -1,6 +1,6 @@
 """Babylon on the site: the lobby's option, the drawing of the gardens and the quarry from a
 seat's view (`drawing.py`), the move log in words and the rulebook section of each step
-(games/README.md lists what a board module provides)."""
+(docs/adding-a-game.md lists what a board module provides)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tower of Babel on the site (games/README.md, "Adding a game"): `texts` says what the pages
+"""Tower of Babel on the site (docs/adding-a-game.md, "Adding a game"): `texts` says what the pages
 say (the lobby entry, labels, messages, rulebook sections, cards in words), `moves` what a
 move did in data and in words, `drawing` turns a seat's view into the wonders, tables,
 tracks, hands and offers. Another seat's hand or unrevealed offer is never in a view, so it

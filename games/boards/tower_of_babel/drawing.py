@@ -1,6 +1,6 @@
 """The drawing of Tower of Babel: the drawing of the wonders, tables,
 tracks, hands and offers from a seat's view, the move log in words and the rulebook section
-of each step (games/README.md has the checklist).
+of each step (docs/adding-a-game.md has the checklist).
 
 Everything drawn comes from `ENGINE.view(state, seat)` (games/engines/tower_of_babel/view.py
 documents it): another seat's hand or unrevealed offer is never in it, so it is never here.
