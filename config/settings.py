@@ -389,6 +389,8 @@ NIGHTS_PER_HOST = int(env_float("NIGHTS_PER_HOST", 10))  # upcoming nights one m
 NIGHT_INVITATIONS = int(env_float("NIGHT_INVITATIONS", 20))  # members invited to one night
 REVIEWS_PER_DAY = int(env_float("REVIEWS_PER_DAY", 10))  # reviews one member starts in 24 hours
 IMPORTS_PER_DAY = int(env_float("IMPORTS_PER_DAY", 20))  # games one member imports in 24 hours
+# practice games from a review (games/services/practice.py) one member has running at once
+PRACTICE_GAMES_AT_ONCE = int(env_float("PRACTICE_GAMES_AT_ONCE", 3))
 
 # --- Internationalisation --------------------------------------------------------------------
 
