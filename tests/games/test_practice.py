@@ -88,6 +88,14 @@ def test_a_practice_game_starts_from_the_members_view_at_that_decision(
     seen = services.view_for(game=game, seat=0, number=decision["number"] - 1)
     assert engine.view(start, 0) == seen
     assert 0 in engine.to_move(start)
+    # What seat 0 could not see comes from the practice seed and the view alone: the same as
+    # from any other position with that view, and not the real game's.
+    real = services.state_at(game=game, number=decision["number"] - 1)
+    twin = engine.determinize(seen, 0, 424242)
+    assert dumped(engine, start) == dumped(
+        engine, engine.determinize(engine.view(twin, 0), 0, started.seed)
+    )
+    assert dumped(engine, start) != dumped(engine, real)
     assert started.status == Game.Status.RUNNING and started.version == 0
     assert not started.rated and started.is_practice
     seats = {s.position: s for s in started.seats.all()}
