@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from games import engines, services
+from games.engines.base import can_take_back
 from games.models import Game, Rating, Result, Review
 from games.services import practice
 from games.services.common import first_state
@@ -257,3 +258,27 @@ def test_the_finished_practice_game_compares_the_result_with_the_estimate(
         assert "Poszło Ci lepiej, niż analiza przewidywała dla Twojego ruchu" in page
     else:
         assert "Nie poszło Ci lepiej, niż analiza przewidywała dla Twojego ruchu" in page
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_step_taken_back_in_a_practice_game_returns_to_its_start(
+    slug, alice, bob, carol, sent
+) -> None:
+    game = finished_game(slug, alice, bob, carol)
+    decision = reviewed(game)
+    started = practice.start_practice(
+        game_id=game.pk, number=decision["number"], user=alice, level="easy"
+    )
+    engine = engines.get(slug)
+    start = state_of(started)
+    steps = [
+        move
+        for move in engine.legal_moves(start, 0)
+        if can_take_back(engine, start, 0, move, engine.apply_move(start, 0, move))
+    ]
+    if not steps:
+        pytest.skip(f"no step of {slug} at this position may be taken back")
+    services.play_move(game_id=started.pk, seat=0, move=steps[0], expected_version=0)
+    services.take_back_step(game_id=started.pk, seat=0, expected_version=1)
+    # The take-back rebuilds the state from the log: the practice start, not a new game.
+    assert dumped(engine, state_of(started)) == dumped(engine, start)
