@@ -57,9 +57,6 @@ def position_of(seat: Seat | int | None) -> int | None:
     return int(seat.position)
 
 
-PRACTICE = PRACTICE_OPTION
-
-
 def first_state(engine: Engine, players: int, seed: int, options: dict | None) -> Any:
     """The first state of a game, the one every rebuild from the log starts from (play,
     replay, review, export and import, audit and verify, take-back).
@@ -68,7 +65,7 @@ def first_state(engine: Engine, players: int, seed: int, options: dict | None) -
     hides is drawn from the game's own seed (`engine.determinize`), so the deal stays the
     committed seed's, and the real game's hidden draws are never used. Any other game is
     the engine's new game of its options."""
-    start = (options or {}).get(PRACTICE)
+    start = (options or {}).get(PRACTICE_OPTION)
     if start is None:
         return engine.new_game(players, seed, options)
     return engine.determinize(start["view"], int(start["seat"]), seed)

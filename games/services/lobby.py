@@ -13,11 +13,10 @@ from accounts.models import User
 from games import deals
 from games.clocks import MAX_DAYS_PER_MOVE
 from games.engines.base import Engine
-from games.models import Game, Seat
+from games.models import PRACTICE_OPTION, Game, Seat
 from games.services import notices
 from games.services.common import (
     BOT_LEVELS,
-    PRACTICE,
     GameError,
     announce_lobby_on_commit,
     broadcast_on_commit,
@@ -74,7 +73,7 @@ def create_game(
     if seed is None:
         seed = secrets.randbits(62)
     options = dict(options or {})
-    if PRACTICE in options:  # a practice game starts from a review (services/practice.py)
+    if PRACTICE_OPTION in options:  # a practice game starts from a review (services/practice.py)
         raise GameError("bad_options", "A practice game starts from a review.")
     try:
         engine.new_game(players, seed, options)

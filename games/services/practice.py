@@ -5,7 +5,7 @@ the position just before it, as their seat saw it, against bots of a level they 
 DESIGN.md principles 3, 9 and 11 hold for it:
 
 * The game is its options, its seed and its moves. Its options hold the member's view of
-  the position (`PRACTICE`), and its first state is that view with what it hides drawn from
+  the position (`PRACTICE_OPTION`), and its first state is that view with what it hides drawn from
   the practice game's own seed (`common.first_state`, the one start of every rebuild), so
   the real game's hidden draws never reach it.
 * Its seed is committed like any game's (games/deals.py) and revealed when it ends; the
@@ -27,10 +27,9 @@ from django.db import transaction
 
 from accounts.models import User
 from games import deals
-from games.models import Game, Review, Seat
+from games.models import PRACTICE_OPTION, Game, Review, Seat
 from games.services.common import (
     BOT_LEVELS,
-    PRACTICE,
     GameError,
     engine_for,
 )
@@ -43,9 +42,7 @@ def practice_limit() -> int:
 
 
 @transaction.atomic
-def start_practice(
-    *, game_id: int, number: int, user: User, level: str, seed: int | None = None
-) -> Game:
+def start_practice(*, game_id: int, number: int, user: User, level: str) -> Game:
     """Start a practice game from the position before decision `number` (1-based, as the
     review numbers them) of finished game `game_id`, for `user`'s own seat there, the other
     seats played by bots of `level`. Raises GameError, and then nothing is created."""
@@ -67,8 +64,7 @@ def start_practice(
     check_practice_allowance(user)
     engine = engine_for(game.engine_slug)
     view = view_for(game=game, seat=seat, number=number - 1)
-    if seed is None:
-        seed = secrets.randbits(62)
+    seed = secrets.randbits(62)
     options = practice_options(view, seat, game_id=game.pk, decision=decision)
     practice = Game.objects.create(
         engine_slug=game.engine_slug,
@@ -94,7 +90,7 @@ def practice_options(
     """The options of a practice game from `view`, `seat`'s view before `decision` of the
     review of game `game_id`: nothing of them depends on what the view hides."""
     return {
-        PRACTICE: {
+        PRACTICE_OPTION: {
             "game": game_id,
             "number": decision["number"],
             "seat": seat,
@@ -110,7 +106,7 @@ def check_practice_allowance(user: User) -> None:
     running = Game.objects.filter(
         created_by=user,
         status=Game.Status.RUNNING,
-        options__has_key=PRACTICE,
+        options__has_key=PRACTICE_OPTION,
     )
     # A practice game the member resigned is finished by the bots: it no longer counts.
     running = running.exclude(seats__user=user, seats__resigned=True).count()
