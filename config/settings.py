@@ -390,6 +390,8 @@ NIGHT_INVITATIONS = int(env_float("NIGHT_INVITATIONS", 20))  # members invited t
 REVIEWS_PER_DAY = int(env_float("REVIEWS_PER_DAY", 10))  # reviews one member starts in 24 hours
 IMPORTS_PER_DAY = int(env_float("IMPORTS_PER_DAY", 20))  # games one member imports in 24 hours
 SEARCHES_PER_MINUTE = int(env_float("SEARCHES_PER_MINUTE", 30))  # member searches in one minute
+# practice games from a review (games/services/practice.py) one member has running at once
+PRACTICE_GAMES_AT_ONCE = int(env_float("PRACTICE_GAMES_AT_ONCE", 3))
 
 # --- Internationalisation --------------------------------------------------------------------
 

@@ -43,6 +43,10 @@ PLAIN: dict[str, object] = {
         "Only a finished game can be reviewed: a review of a running game would tell what "
         "the bot thinks of draws that are still hidden."
     ),
+    "practice_no_review": gettext_lazy(
+        "A position can be practised once the game's review has finished."
+    ),
+    "practice_not_yours": gettext_lazy("You can practise only your own decisions."),
     "hint_members": gettext_lazy(
         "Hints are only for games against bots: another member plays in this game."
     ),
@@ -154,6 +158,14 @@ def limit_text(code: str, most: int) -> str:
             "please ask again later.",
             most,
         ) % {"max": most}
+    if code == "practice_limit":
+        return ngettext(
+            "You already have %(max)s practice game running, the most a member may: finish "
+            "or resign it before you start another.",
+            "You already have %(max)s practice games running, the most a member may: finish "
+            "or resign one of them before you start another.",
+            most,
+        ) % {"max": most}
     if code == "hint_turn_limit":
         return ngettext(
             "You have had %(limit)s hint this turn, the most a turn allows. Play on; you can ask "
@@ -193,6 +205,7 @@ LIMITS = (
     "night_invitations",
     "night_limit",
     "review_limit",
+    "practice_limit",
     "hint_turn_limit",
     "hint_hour_limit",
     "import_limit",

@@ -16,6 +16,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games.levels import BotLevel
 
+# The key of a practice game's options: the position it starts from and the decision of the
+# reviewed game it practises (games/services/practice.py).
+PRACTICE_OPTION = "practice"
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(16)
@@ -81,6 +85,11 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:play", args=[self.pk])
+
+    @property
+    def is_practice(self) -> bool:
+        """An unrated game from a reviewed position (games/services/practice.py)."""
+        return isinstance(self.options, dict) and PRACTICE_OPTION in self.options
 
     @property
     def group_name(self) -> str:

@@ -24,7 +24,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import boards, catalog, clocks, deals, engines, ratings
+from games import boards, catalog, clocks, deals, engines, practice, ratings
 from games.models import Game, Move, Review
 
 BOT_LABELS = {
@@ -448,6 +448,8 @@ def board_context(
         ctx["chart"] = score_chart(table)
         if getattr(game, "pk", None):
             ctx["review"] = Review.objects.filter(game=game).first()
+            if replay_number is None and not game.imported:
+                ctx["practice"] = practice.outcome(game, view["scores"], position)
     return ctx
 
 

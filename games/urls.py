@@ -10,6 +10,7 @@ from games.views import (
     members,
     nights,
     play,
+    practice,
     review,
     seasons,
     tournaments,
@@ -69,6 +70,7 @@ urlpatterns = [
     path("<int:game_id>/verify/", deals.verify, name="verify"),
     path("<int:game_id>/review/", review.request, name="review"),
     path("<int:game_id>/review.json", review.data, name="review_json"),
+    path("<int:game_id>/practice/", practice.start, name="practice"),
     path("<int:game_id>/hint/", hint.request, name="hint"),
     path("<int:game_id>/hint/status/", hint.status, name="hint_status"),
 ]

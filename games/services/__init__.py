@@ -11,6 +11,7 @@
 - `transfer`: export and import;
 - `nights`: game nights, scheduled games that bots fill when they start;
 - `review`: the post-game review; `hints`: the hint, computed once per position by a worker;
+- `practice`: unrated practice games from a reviewed position of the member's own;
 - `tournaments`: tournaments in rounds of tables, paired by `games.pairing`;
 - `common`: the error type and what the others share.
 

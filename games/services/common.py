@@ -18,7 +18,7 @@ from kombu.exceptions import OperationalError
 
 from games import broadcast, engines, payloads
 from games.engines.base import CodedError, Engine
-from games.models import Game, Seat
+from games.models import PRACTICE_OPTION, Game, Seat
 from games.outbox import outbox
 
 logger = logging.getLogger("games.services")
@@ -57,9 +57,27 @@ def position_of(seat: Seat | int | None) -> int | None:
     return int(seat.position)
 
 
+def first_state(engine: Engine, players: int, seed: int, options: dict | None) -> Any:
+    """The first state of a game, the one every rebuild from the log starts from (play,
+    replay, review, export and import, audit and verify, take-back).
+
+    A practice game starts from the member's view of a reviewed position: what the view
+    hides is drawn from the game's own seed (`engine.determinize`), so the deal stays the
+    committed seed's, and the real game's hidden draws are never used. Any other game is
+    the engine's new game of its options."""
+    start = (options or {}).get(PRACTICE_OPTION)
+    if start is None:
+        return engine.new_game(players, seed, options)
+    return engine.determinize(start["view"], int(start["seat"]), seed)
+
+
+def first_state_of(game: Game, engine: Engine) -> Any:
+    return first_state(engine, game.players, game.seed, game.options)
+
+
 def current_state(game: Game, engine: Engine) -> Any:
     if game.state is None:
-        return engine.new_game(game.players, game.seed, game.options)
+        return first_state_of(game, engine)
     return engine.load(game.state)
 
 

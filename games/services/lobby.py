@@ -13,7 +13,7 @@ from accounts.models import User
 from games import deals
 from games.clocks import MAX_DAYS_PER_MOVE
 from games.engines.base import Engine
-from games.models import Game, Seat
+from games.models import PRACTICE_OPTION, Game, Seat
 from games.services import notices
 from games.services.common import (
     BOT_LEVELS,
@@ -21,6 +21,7 @@ from games.services.common import (
     announce_lobby_on_commit,
     broadcast_on_commit,
     engine_for,
+    first_state_of,
     locked,
     schedule_bot_turns,
 )
@@ -72,6 +73,8 @@ def create_game(
     if seed is None:
         seed = secrets.randbits(62)
     options = dict(options or {})
+    if PRACTICE_OPTION in options:  # a practice game starts from a review (services/practice.py)
+        raise GameError("bad_options", "A practice game starts from a review.")
     try:
         engine.new_game(players, seed, options)
     except ValueError as exc:
@@ -151,7 +154,7 @@ def _draw_first_player(game: Game) -> None:
 def _start(game: Game, engine: Engine) -> None:
     if game.random_first:
         _draw_first_player(game)
-    state = engine.new_game(game.players, game.seed, game.options)
+    state = first_state_of(game, engine)
     now = timezone.now()
     game.state = engine.dump(state)
     game.version = 0
@@ -163,6 +166,11 @@ def _start(game: Game, engine: Engine) -> None:
     notices.tell_turn_if_away(game, list(game.seats.all()), to_move)
     broadcast_on_commit(game)
     announce_lobby_on_commit()
+
+
+def start_created(game: Game, engine: Engine) -> None:
+    """Start a game another service created with every seat taken (a practice game)."""
+    _start(game, engine)
 
 
 @transaction.atomic

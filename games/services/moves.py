@@ -25,6 +25,7 @@ from games.services.common import (
     check_move_payload,
     current_state,
     engine_for,
+    first_state_of,
     locked,
     position_of,
     schedule_bot_turns,
@@ -152,7 +153,7 @@ def state_at(*, game: Game, number: int | None = None) -> Any:
         number = game.version
     if type(number) is not int or not 0 <= number <= game.version:
         raise GameError("bad_number", f"Move {number!r} is not in 0..{game.version}.")
-    state = engine.new_game(game.players, game.seed, game.options)
+    state = first_state_of(game, engine)
     for move in game.moves.order_by("number")[:number]:
         state = engine.apply_move(state, move.seat, move.payload)
     return state

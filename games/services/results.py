@@ -21,6 +21,7 @@ from games.services.common import (
     broadcast_on_commit,
     current_state,
     engine_for,
+    first_state_of,
     locked,
 )
 
@@ -107,7 +108,7 @@ def audit_game(*, game: Game) -> list[str]:
         problems.append("the move numbers have gaps")
     if len(moves) != game.version:
         problems.append(f"{len(moves)} moves in the log, but the game says {game.version}")
-    state = engine.new_game(game.players, game.seed, game.options)
+    state = first_state_of(game, engine)
     for move in moves:
         try:
             state = engine.apply_move(state, move.seat, move.payload)

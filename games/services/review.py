@@ -23,6 +23,7 @@ from games.services.common import (
     GameError,
     after_commit,
     engine_for,
+    first_state_of,
     locked,
     task_named,
 )
@@ -108,7 +109,7 @@ def run_review(*, game_id: int) -> bool:
         return False
     game = review.game
     engine = engine_for(game.engine_slug)
-    state = engine.new_game(game.players, game.seed, game.options)
+    state = first_state_of(game, engine)
     for move in game.moves.order_by("number")[: review.total]:
         if move.number >= review.progress:
             found = advice.review_move(

@@ -20,6 +20,7 @@ from games.services.common import (
     GameError,
     check_move_payload,
     engine_for,
+    first_state,
     text_problem,
 )
 from games.services.moves import record_move
@@ -293,8 +294,10 @@ def import_game(*, data: Any, user: User | None) -> Game:
     if data.get("results") is not None and not isinstance(data["results"], list):
         raise _bad("results", "not_list")
     try:
-        state = engine.new_game(players, seed, options)
-    except (ValueError, TypeError, KeyError):
+        state = first_state(engine, players, seed, options)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        # A practice game's start is drawn from the view in its options, which the file
+        # may have changed as it likes.
         raise GameError("bad_options", "The options do not fit the game.") from None
     with transaction.atomic():
         # Everything below is one transaction: a move that does not replay stores nothing.

@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import boards, engines, rendering, services
 from games import messages as game_messages
 from games.engines.base import IllegalMove
-from games.models import Game, Review
+from games.models import Game, Review, Seat
 from games.review_chart import value_chart
 from games.services import review as reviews
 from games.views.common import get_game, int_param
@@ -82,6 +82,10 @@ def replay_context(
     for summary in summaries:
         summary["name"] = names[summary["seat"]]
     extra["summaries"] = summaries
+    # "Try this position again" is offered at the reader's own decisions (games/views/practice).
+    own = {s.position for s in game.seats.all() if s.user_id and s.user_id == request.user.pk}
+    extra["own_seats"] = own
+    extra["practice_levels"] = Seat.BotLevel.choices
     costliest = [d for summary in summaries for d in summary["costliest"]]
     extra["review_chart"] = value_chart(
         review.decisions, names, costliest, str(ctx.get("seat_query", ""))
@@ -110,7 +114,6 @@ def replay_context(
     )
     extra["best_text"] = rendering.advise_payload(game.engine_slug, names, best, summary)
     # Advice to the reader for their own seats ("you"); for another seat, advice for its player.
-    own = {s.position for s in game.seats.all() if s.user_id and s.user_id == request.user.pk}
     extra["advice_for"] = None if decision["seat"] in own else names[decision["seat"]]
     extra["show_alternative"] = request.GET.get("alt") == "1"
     if extra["show_alternative"]:
