@@ -1,4 +1,5 @@
-"""The worker's broker consumer, made to ride out a Redis outage (docs/operations.md, "Several servers and workers").
+"""The worker's broker consumer, made to ride out a Redis outage (docs/operations.md, "Several
+servers and workers").
 
 Celery reconnects by itself when the broker goes away (`broker_connection_retry`, with no limit
 on the attempts in settings), but two things went wrong with Redis when the worker held a task

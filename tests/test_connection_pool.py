@@ -1,6 +1,6 @@
 """PostgreSQL connections under ASGI: each server process holds at most DB_POOL_SIZE of them,
-however many requests it answers at once (config/settings.py, docs/operations.md "Several servers and
-workers").
+however many requests it answers at once (config/settings.py, docs/operations.md "Several servers
+and workers").
 
 Under daphne (the site's server then) every request ran in a thread of its own; with persistent
 connections each of those threads kept one open, and three servers and a worker ran PostgreSQL out
