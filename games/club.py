@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import seasons, selectors, stats
-from games.models import Game, GameNight, Result, Seat
+from games.models import PRACTICE_OPTION, Game, GameNight, Result, Seat
 
 LIST_LENGTH = 8
 
@@ -54,6 +54,7 @@ def latest_results() -> list[Game]:
     games = list(
         Game.objects.filter(status=Game.Status.FINISHED, imported=False)
         .exclude(finished_at=None)
+        .exclude(options__has_key=PRACTICE_OPTION)
         .prefetch_related(_seats(), Prefetch("results", queryset=Result.objects.order_by("seat")))
         .order_by("-finished_at", "-pk")[:LIST_LENGTH]
     )
@@ -65,11 +66,13 @@ def latest_results() -> list[Game]:
 
 def games_this_week(now: datetime) -> dict[str, Any]:
     """How many games finished since Monday, in all and per game. An imported game was
-    replayed from a file, not played here, and is not counted."""
+    replayed from a file, not played here, and is not counted; nor is a practice game, the
+    rest of a reviewed game replayed against bots."""
     rows = (
         Game.objects.filter(
             status=Game.Status.FINISHED, imported=False, finished_at__gte=week_start(now)
         )
+        .exclude(options__has_key=PRACTICE_OPTION)
         .values("engine_slug")
         .annotate(count=Count("pk"))
         .order_by("-count", "engine_slug")

@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, Exists, F, Max, OuterRef, Q, QuerySet
 
 from games import boards, catalog, ratings
-from games.models import Game, Rating, Result, Seat
+from games.models import PRACTICE_OPTION, Game, Rating, Result, Seat
 from games.rating_chart import rating_chart
 from games.rendering import BOT_LABELS
 
@@ -200,10 +200,12 @@ class GameStats:
 
 def profile_stats(user: Any) -> list[GameStats]:
     """Per game the member has finished: games played, wins, average and best score, the
-    current rating with its chart, and the average breakdown over the last games."""
+    current rating with its chart, and the average breakdown over the last games. Practice
+    games (begun from a reviewed position, against bots) count in none of them."""
     titles = game_titles()
     totals = (
         Result.objects.filter(user=user, game__status=Game.Status.FINISHED)
+        .exclude(game__options__has_key=PRACTICE_OPTION)
         .values("game__engine_slug")
         .annotate(
             played=Count("pk"),
@@ -276,6 +278,7 @@ def average_breakdown(user: Any, slug: str) -> tuple[list[dict[str, Any]], int]:
     """The member's average points per scoring category over their last games of `slug`."""
     last = list(
         Result.objects.filter(user=user, game__engine_slug=slug, game__status=Game.Status.FINISHED)
+        .exclude(game__options__has_key=PRACTICE_OPTION)
         .order_by("-game__finished_at", "-game_id")
         .values_list("breakdown", flat=True)[:BREAKDOWN_GAMES]
     )
@@ -302,6 +305,7 @@ def head_to_head(user: Any) -> list[dict[str, Any]]:
     rows = (
         Result.objects.filter(game__results__user=user, game__status=Game.Status.FINISHED)
         .exclude(user=user)
+        .exclude(game__options__has_key=PRACTICE_OPTION)
         .values("user_id", "bot_level")
         .order_by()
         .annotate(

@@ -282,3 +282,28 @@ def test_a_step_taken_back_in_a_practice_game_returns_to_its_start(
     services.take_back_step(game_id=started.pk, seat=0, expected_version=1)
     # The take-back rebuilds the state from the log: the practice start, not a new game.
     assert dumped(engine, state_of(started)) == dumped(engine, start)
+
+
+def test_practice_games_count_in_no_statistics_of_the_profile_or_the_club_page(
+    alice, bob, sent, quick_bots, client
+) -> None:
+    """A practice game begins in the middle of a game, against bots: its score is not a
+    game's score. The profile counts the one real game, the club page shows only its result."""
+    from django.utils import timezone
+
+    from games import club, stats
+
+    game = finished_game("akropolis", alice, bob)
+    services.finish_game(game_id=game.pk)
+    decision = reviewed(game)
+    started = practice.start_practice(
+        game_id=game.pk, number=decision["number"], user=alice, level="easy"
+    )
+    finished = play_random_moves(started)
+    services.finish_game(game_id=finished.pk)
+    [entry] = stats.profile_stats(alice)
+    assert entry.played == 1 and entry.breakdown_games == 1
+    together = [(row["player"].user_id, row["games"]) for row in stats.head_to_head(alice)]
+    assert together == [(bob.pk, 1)]  # Bob, not the practice game's bots
+    assert [g.pk for g in club.latest_results()] == [game.pk]
+    assert club.games_this_week(timezone.now())["total"] == 1
