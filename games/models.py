@@ -459,6 +459,7 @@ class Vacation(models.Model):
 
 # The tournament models live in their own module (games/models.py stays one concept a file).
 from games.tournament_models import (  # noqa: E402, F401
+    MAX_ROUND_DAYS,
     Tournament,
     TournamentEntry,
     TournamentRound,

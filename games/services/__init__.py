@@ -11,7 +11,8 @@
 - `transfer`: export and import;
 - `nights`: game nights, scheduled games that bots fill when they start;
 - `review`: the post-game review; `hints`: the hint, computed once per position by a worker;
-- `tournaments`: tournaments in rounds of tables, paired by `games.pairing`;
+- `tournaments`: tournaments in rounds of tables, paired by `games.pairing`; `tournament_events`
+  their reminders, async deadlines and cancelling;
 - `common`: the error type and what the others share.
 
 Callers use this package's names (`services.play_move`); tests that replace a collaborator

@@ -12,7 +12,7 @@ from accounts.models import Notification, User
 from accounts.services import withdraw
 from games import clocks
 from games.engines.base import Engine
-from games.models import Game, Seat
+from games.models import Game, Seat, TournamentTable
 from games.services import notices
 from games.services.common import (
     TAKE_OVER_LEVEL,
@@ -76,6 +76,8 @@ def take_back_seat(*, game_id: int, user: User) -> Game:
         raise GameError("already_resigned", "The member has resigned.")
     if not seat.bot_took_over:
         raise GameError("not_taken_over", "The member already plays this seat.")
+    if TournamentTable.objects.filter(game=game, round__deadline__lte=timezone.now()).exists():
+        raise GameError("round_over", "The round's deadline has passed: a bot plays it out.")
     seat.bot_took_over = False
     seat.bot_level = ""
     seat.save(update_fields=["bot_took_over", "bot_level"])
@@ -85,6 +87,26 @@ def take_back_seat(*, game_id: int, user: User) -> Game:
     game.save(update_fields=["updated_at"])
     broadcast_on_commit(game)
     return game
+
+
+@transaction.atomic
+def hand_over_for_good(*, game_id: int, level: str) -> list[int]:
+    """Every member still playing a seat of the game hands it to a bot of `level`, which plays
+    it to the end (an async tournament round's deadline; the member cannot take it back:
+    `take_back_seat` refuses after the deadline). Returns the members' ids."""
+    game = locked(game_id)
+    if game.status != Game.Status.RUNNING:
+        return []
+    engine = engine_for(game.engine_slug)
+    users = []
+    for seat in game.seats.filter(user__isnull=False, bot_level="").order_by("position"):
+        seat.bot_level = level
+        _hand_to_bot(game, seat, engine)
+        users.append(seat.user_id)
+    if users:
+        game.save(update_fields=["updated_at"])
+        broadcast_on_commit(game)
+    return users
 
 
 def take_over_timed_out_seats(*, now: datetime | None = None) -> int:

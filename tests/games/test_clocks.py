@@ -134,9 +134,7 @@ def play(game: Game, seat: int, move_type: str) -> Game:
     game.refresh_from_db()
     engine = engines.get(game.engine_slug)
     move = next(m for m in engine.legal_moves(state_of(game), seat) if m["type"] == move_type)
-    return services.play_move(
-        game_id=game.pk, seat=seat, move=move, expected_version=game.version
-    )
+    return services.play_move(game_id=game.pk, seat=seat, move=move, expected_version=game.version)
 
 
 def test_in_a_simultaneous_choice_each_seat_has_its_own_clock(

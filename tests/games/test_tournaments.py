@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.utils import timezone, translation
 
 from accounts.models import User
 from games import engines, services, tasks
@@ -173,6 +174,8 @@ def test_a_small_swiss_tournament_is_played_end_to_end(
 
     # The second round waits for its time even though the first is over.
     assert beat_at(FIRST + timedelta(minutes=30), capture) == {
+        "reminded": 0,
+        "decided": 0,
         "closed": 1,
         "started": 0,
         "cancelled": 0,
@@ -285,3 +288,152 @@ def test_a_round_robin_takes_no_late_entry(
     with pytest.raises(services.GameError) as exc:
         tournaments.register(tournament_id=t.pk, user=make_user("late"))
     assert exc.value.code == "tournament_closed"
+
+
+# --- async rounds, reminders, the organiser's cancel (issue 35) ---------------------------------
+
+
+def enter(t: Tournament, *names: str) -> list[User]:
+    members = [make_user(name) for name in names]
+    for member in members:
+        tournaments.register(tournament_id=t.pk, user=member)
+    return members
+
+
+def test_an_async_round_runs_on_its_clock_and_the_next_starts_once_it_is_scored(
+    django_capture_on_commit_callbacks,
+) -> None:
+    t = create(organiser(), round_days=5, days_per_move=2, rounds=2)
+    assert t.is_async
+    # The rounds wait for no time of their own: each follows the one before.
+    assert [r.starts_at for r in t.rounds.all()] == [FIRST, FIRST]
+    members = enter(t, "ann", "ben", "cid")
+    capture = django_capture_on_commit_callbacks
+    assert beat_at(FIRST + timedelta(minutes=1), capture)["started"] == 1
+    first = t.rounds.get(number=1)
+    assert first.starts_at == FIRST + timedelta(minutes=1)
+    assert first.deadline == FIRST + timedelta(minutes=1, days=5)
+    game = first.tables.get().game
+    assert game.days_per_move == 2
+    notice = members[0].notifications.get(kind="tournament_round")
+    assert "Its deadline is" in notice.text
+    play_out(game, random.Random(3))
+    later = FIRST + timedelta(days=1)
+    counts = beat_at(later, capture)
+    assert (counts["closed"], counts["started"]) == (1, 1)
+    second = t.rounds.get(number=2)
+    assert (second.starts_at, second.deadline) == (later, later + timedelta(days=5))
+
+
+def test_at_an_async_deadline_the_seats_still_playing_go_to_bots_for_good(
+    django_capture_on_commit_callbacks,
+) -> None:
+    t = create(organiser(), round_days=3, days_per_move=1, rounds=1)
+    ann, ben, cid = enter(t, "ann", "ben", "cid")
+    capture = django_capture_on_commit_callbacks
+    beat_at(FIRST, capture)
+    round_ = t.rounds.get()
+    game = round_.tables.get().game
+    # A day before the deadline nothing is handed over.
+    assert beat_at(FIRST + timedelta(days=2), capture)["decided"] == 0
+    assert beat_at(FIRST + timedelta(days=3, minutes=1), capture)["decided"] == 3
+    seats = list(game.seats.order_by("position"))
+    assert all(s.bot_took_over and s.bot_level == "easy" for s in seats)
+    for member in (ann, ben, cid):
+        note = member.notifications.get(kind="tourn_deadline")
+        assert "a bot plays your seat" in note.text and note.link == game.get_absolute_url()
+    with pytest.raises(services.GameError) as refused:
+        services.take_back_seat(game_id=game.pk, user=ann)
+    assert refused.value.code == "round_over"
+    # Handed once: the next beat finds nobody left to hand over.
+    assert beat_at(FIRST + timedelta(days=3, minutes=2), capture)["decided"] == 0
+
+
+@pytest.mark.parametrize(
+    ("extra", "code"),
+    [
+        ({"round_days": 0, "days_per_move": 1}, "tournament_round_days"),
+        ({"round_days": 61, "days_per_move": 1}, "tournament_round_days"),
+        ({"round_days": 7, "days_per_move": None}, "bad_days_per_move"),
+        ({"round_days": 7, "days_per_move": 31}, "bad_days_per_move"),
+    ],
+)
+def test_async_rounds_need_days_in_bounds(extra: dict, code: str) -> None:
+    with pytest.raises(services.GameError) as refused:
+        create(organiser(), **extra)
+    assert refused.value.code == code
+    assert not Tournament.objects.exists()
+
+
+def test_the_members_of_a_live_round_are_reminded_once_before_it_starts(
+    django_capture_on_commit_callbacks, settings
+) -> None:
+    settings.TOURNAMENT_REMINDER = 3600
+    t = create(organiser())
+    ann, ben = enter(t, "ann", "ben")
+    capture = django_capture_on_commit_callbacks
+    assert beat_at(FIRST - timedelta(minutes=61), capture)["reminded"] == 0
+    assert beat_at(FIRST - timedelta(minutes=59), capture)["reminded"] == 1
+    assert beat_at(FIRST - timedelta(minutes=30), capture)["reminded"] == 0
+    for member in (ann, ben):
+        note = member.notifications.get(kind="tourn_reminder")
+        assert note.link == t.get_absolute_url()
+        assert "Round 1 of Spring cup starts on" in note.text
+
+
+def test_a_reminder_is_in_the_members_language_and_time_zone(
+    django_capture_on_commit_callbacks,
+) -> None:
+    t = create(organiser())
+    vera = make_user("vera", language="hu")
+    vera.time_zone = "Europe/Budapest"
+    vera.save()
+    tournaments.register(tournament_id=t.pk, user=vera)
+    beat_at(FIRST - timedelta(minutes=30), django_capture_on_commit_callbacks)
+    note = vera.notifications.get(kind="tourn_reminder")
+    with translation.override("hu"), timezone.override("Europe/Budapest"):
+        # 18:00 UTC on 1 May is 20:00 in Budapest (CEST).
+        assert "a(z) Spring cup 1. fordulója" in note.text and "20:00 CEST" in note.text
+
+
+def test_an_organisers_cancel_with_entrants_needs_confirming_and_tells_them(
+    django_capture_on_commit_callbacks,
+) -> None:
+    olga = organiser()
+    t = create(olga)
+    ann, ben = enter(t, "ann", "ben")
+    capture = django_capture_on_commit_callbacks
+    beat_at(FIRST, capture)
+    game = t.rounds.get(number=1).tables.get().game
+    with pytest.raises(services.GameError) as refused:
+        tournaments.cancel_tournament(tournament_id=t.pk, user=olga)
+    assert refused.value.code == "tournament_confirm_cancel"
+    with pytest.raises(services.GameError) as refused:
+        tournaments.cancel_tournament(tournament_id=t.pk, user=ann, confirmed=True)
+    assert refused.value.code == "not_tournament_organiser"
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.RUNNING
+    with capture(execute=True):
+        tournaments.cancel_tournament(tournament_id=t.pk, user=olga, confirmed=True)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.CANCELLED
+    for member in (ann, ben):
+        note = member.notifications.get(kind="tourn_cancelled")
+        assert note.text == "olga cancelled the tournament Spring cup that you had entered."
+    assert not olga.notifications.filter(kind="tourn_cancelled").exists()
+    # Its running game goes on as an ordinary game; no round starts or closes any more.
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    play_out(game, random.Random(1))
+    assert beat_at(FIRST + timedelta(hours=2), capture) == dict.fromkeys(
+        ["reminded", "decided", "closed", "started", "cancelled", "finished"], 0
+    )
+    assert t.rounds.get(number=2).tables.count() == 0
+
+
+def test_a_tournament_nobody_entered_is_cancelled_without_asking() -> None:
+    olga = organiser()
+    t = create(olga)
+    tournaments.cancel_tournament(tournament_id=t.pk, user=olga)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.CANCELLED
