@@ -294,13 +294,13 @@ class SeasonForm(forms.ModelForm):
         else:
             other = overlapping(starts_on, ends_on, exclude=self.instance.pk)
             if other is not None:
-                self.add_error(
-                    None,
-                    _("These days overlap the season %(name)s (%(first)s to %(last)s).")
-                    % {
-                        "name": other.name,
-                        "first": date_format(other.starts_on, "SHORT_DATE_FORMAT"),
-                        "last": date_format(other.ends_on, "SHORT_DATE_FORMAT"),
-                    },
-                )
+                self.add_error(None, overlap_text(other))
         return data
+
+
+def overlap_text(other: Season) -> str:
+    return _("These days overlap the season %(name)s (%(first)s to %(last)s).") % {
+        "name": other.name,
+        "first": date_format(other.starts_on, "SHORT_DATE_FORMAT"),
+        "last": date_format(other.ends_on, "SHORT_DATE_FORMAT"),
+    }
