@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import random
 from datetime import UTC, datetime, timedelta
@@ -437,3 +438,128 @@ def test_a_tournament_nobody_entered_is_cancelled_without_asking() -> None:
     tournaments.cancel_tournament(tournament_id=t.pk, user=olga)
     t.refresh_from_db()
     assert t.status == Tournament.Status.CANCELLED
+
+
+# --- with real workers --------------------------------------------------------------------------
+
+
+def beat_in_worker() -> None:
+    """What the beat does every 30 s: send the tournaments' task to the play worker."""
+    from config.celery import app
+
+    app.send_task("games.tasks.run_tournaments")
+
+
+def wait_until(check: Any, worker: Any, seconds: float = 300) -> None:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert worker.poll() is None, "the worker died"
+        assert time.monotonic() < deadline, "the worker did not get there in time"
+        time.sleep(0.2)
+
+
+def members_play(games: list[Game], rng: random.Random, worker: Any) -> None:
+    """The members move (random legal moves, from this process) while the worker plays the bots'
+    turns and scores each game at its end."""
+    import time
+
+    engine = engines.get("akropolis")
+    deadline = time.monotonic() + 300
+    while not all(Result.objects.filter(game=g).exists() for g in games):
+        assert worker.poll() is None, "the worker died"
+        assert time.monotonic() < deadline, "the games did not end in time"
+        for game in games:
+            game.refresh_from_db()
+            if game.status != Game.Status.RUNNING:
+                continue
+            seat = engine.to_move(engine.load(game.state))[0]
+            if game.seats.get(position=seat).is_bot:
+                continue
+            move = rng.choice(engine.legal_moves(engine.load(game.state), seat))
+            with contextlib.suppress(services.GameError):  # a bot's move came first: look again
+                services.play_move(
+                    game_id=game.pk, seat=seat, move=move, expected_version=game.version
+                )
+        time.sleep(0.05)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_tournament_is_played_with_real_workers_live_then_async_past_its_deadline(
+    celery_worker_process: Any,
+) -> None:
+    """A live round started by the beat's task in a real worker, played by members and a bot;
+    then an async round in which nobody moves, one member away on vacation, decided at its
+    deadline: the worker's bots play every seat to the end and the tournament finishes."""
+    from games.models import TournamentRound, Vacation
+
+    worker = celery_worker_process
+    olga = organiser()
+    ann, ben, cid = (make_user(name) for name in ("ann", "ben", "cid"))
+    now = timezone.now()
+
+    live = create(olga, table_size=2, rounds=1, first_round_at=now + timedelta(hours=1), now=now)
+    for member in (ann, ben, cid):
+        tournaments.register(tournament_id=live.pk, user=member)
+    # The round's time has come: set it in the past rather than wait.
+    TournamentRound.objects.filter(tournament=live).update(starts_at=now - timedelta(minutes=1))
+    beat_in_worker()
+    wait_until(lambda: TournamentTable.objects.filter(round__tournament=live).count() == 2, worker)
+    tables = list(TournamentTable.objects.filter(round__tournament=live).order_by("number"))
+    # Three members at two-player tables: one table of two members, one completed by a bot.
+    assert sorted(len([e for e in t.entries if e]) for t in tables) == [1, 2]
+    members_play([t.game for t in tables], random.Random(7), worker)
+    beat_in_worker()
+    wait_until(
+        lambda: Tournament.objects.get(pk=live.pk).status == Tournament.Status.FINISHED, worker
+    )
+    assert [row.played for row in tournaments.standings(live)] == [1, 1, 1]
+
+    later = timezone.now()
+    cup = create(
+        olga,
+        name="Slow cup",
+        table_size=3,
+        rounds=1,
+        round_days=3,
+        days_per_move=1,
+        first_round_at=later + timedelta(hours=1),
+        now=later,
+    )
+    for member in (ann, ben, cid):
+        tournaments.register(tournament_id=cup.pk, user=member)
+    TournamentRound.objects.filter(tournament=cup).update(starts_at=later - timedelta(minutes=1))
+    beat_in_worker()
+    wait_until(lambda: TournamentTable.objects.filter(round__tournament=cup).exists(), worker)
+    round_ = TournamentRound.objects.get(tournament=cup)
+    game = round_.tables.get().game
+    assert game.days_per_move == 1
+    # Two days pass with nobody moving; Ann has been on vacation all along, so her clock stood
+    # still while another member's clock ran out.
+    began = timezone.now() - timedelta(days=2)
+    Vacation.objects.create(user=ann, starts_at=began, ends_at=began + timedelta(days=10))
+    game.seats.exclude(clock_started_at=None).update(clock_started_at=began)
+    first = game.seats.get(clock_started_at=began)
+    assert first.user == ann  # round 1 seats the members in order of entry; Ann moves first
+    assert services.take_over_timed_out_seats() == 0
+    first.refresh_from_db()
+    assert not first.bot_took_over
+    # The round's deadline has passed: the beat hands every member's seat to a bot, and the
+    # worker plays the game to the end and scores it.
+    TournamentRound.objects.filter(pk=round_.pk).update(
+        deadline=timezone.now() - timedelta(minutes=1)
+    )
+    beat_in_worker()
+    wait_until(lambda: Result.objects.filter(game=game).count() == 3, worker)
+    seats = list(game.seats.all())
+    assert all(s.bot_took_over and s.bot_level == "easy" for s in seats)
+    assert ann.notifications.filter(kind="tourn_deadline", link=game.get_absolute_url()).exists()
+    beat_in_worker()
+    wait_until(
+        lambda: Tournament.objects.get(pk=cup.pk).status == Tournament.Status.FINISHED, worker
+    )
+    assert sorted(row.played for row in tournaments.standings(cup)) == [1, 1, 1]
+    game.refresh_from_db()
+    assert services.audit_game(game=game) == []
