@@ -20,7 +20,7 @@ from typing import Any
 
 from django.conf import settings
 
-from games.models import Game, Seat, Vacation
+from games.models import Game, Seat, TournamentTable, Vacation
 
 MAX_DAYS_PER_MOVE = 30
 
@@ -77,6 +77,12 @@ def deadline(game: Game, seat: Seat, *, now: datetime) -> datetime | None:
         return None
     away = paused(vacations_of(seat.user_id, start, now), start, now)
     return start + move_limit(game) + away
+
+
+def past_round_deadline(game: Game, now: datetime) -> bool:
+    """True when the game is a table of an async tournament round whose deadline has passed:
+    bots play its members' seats to the end, for good (games/services/tournament_events.py)."""
+    return TournamentTable.objects.filter(game=game, round__deadline__lte=now).exists()
 
 
 def on_vacation(user_id: int | None, now: datetime) -> bool:

@@ -12,7 +12,7 @@ from accounts.models import Notification, User
 from accounts.services import withdraw
 from games import clocks
 from games.engines.base import Engine
-from games.models import Game, Seat, TournamentTable
+from games.models import Game, Seat
 from games.services import notices
 from games.services.common import (
     TAKE_OVER_LEVEL,
@@ -76,7 +76,7 @@ def take_back_seat(*, game_id: int, user: User) -> Game:
         raise GameError("already_resigned", "The member has resigned.")
     if not seat.bot_took_over:
         raise GameError("not_taken_over", "The member already plays this seat.")
-    if TournamentTable.objects.filter(game=game, round__deadline__lte=timezone.now()).exists():
+    if clocks.past_round_deadline(game, timezone.now()):
         raise GameError("round_over", "The round's deadline has passed: a bot plays it out.")
     seat.bot_took_over = False
     seat.bot_level = ""

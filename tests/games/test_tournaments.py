@@ -11,7 +11,9 @@ from itertools import combinations
 from typing import Any
 
 import pytest
+import time_machine
 from django.contrib.auth.models import Permission
+from django.test import Client
 from django.utils import timezone, translation
 
 from accounts.models import User
@@ -346,6 +348,12 @@ def test_at_an_async_deadline_the_seats_still_playing_go_to_bots_for_good(
     with pytest.raises(services.GameError) as refused:
         services.take_back_seat(game_id=game.pk, user=ann)
     assert refused.value.code == "round_over"
+    client = Client()
+    client.force_login(ann)
+    with time_machine.travel(FIRST + timedelta(days=3, minutes=1), tick=False):
+        page = client.get(game.get_absolute_url()).content.decode()
+    assert "Take my seat back" not in page
+    assert "The deadline of this tournament round has passed" in page
     # Handed once: the next beat finds nobody left to hand over.
     assert beat_at(FIRST + timedelta(days=3, minutes=2), capture)["decided"] == 0
 
