@@ -30,7 +30,7 @@ from games.services.common import GameError
 
 
 def warn_running_clocks(*, now: datetime | None = None) -> int:
-    """Beat task: tell each member whose clock runs out within CLOCK_WARNING, once per wait.
+    """Beat task: tell each member whose clock runs out within CLOCK_WARNING, once per turn.
     Returns how many were told."""
     now = now or timezone.now()
     warning = timedelta(seconds=settings.CLOCK_WARNING)

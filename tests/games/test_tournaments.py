@@ -16,10 +16,11 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.utils import timezone, translation
 
-from accounts.models import User
+from accounts.models import Notification, User
 from games import engines, services, tasks
 from games.models import Game, Result, Tournament, TournamentEntry, TournamentTable
 from games.services import tournaments
+from tests.accounts.test_email import eager_mail  # noqa: F401 (a fixture)
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
@@ -571,3 +572,23 @@ def test_a_tournament_is_played_with_real_workers_live_then_async_past_its_deadl
     assert sorted(row.played for row in tournaments.standings(cup)) == [1, 1, 1]
     game.refresh_from_db()
     assert services.audit_game(game=game) == []
+
+
+@pytest.mark.usefixtures("eager_mail")
+def test_a_reminder_is_emailed_in_the_members_language_to_who_asked_for_it(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from django.core import mail
+
+    t = create(organiser())
+    vera = make_user("vera", language="pl", time_zone="Europe/Warsaw", email_game_nights=True)
+    ben = make_user("ben")
+    for member in (vera, ben):
+        tournaments.register(tournament_id=t.pk, user=member)
+    beat_at(FIRST - timedelta(minutes=30), django_capture_on_commit_callbacks)
+    assert Notification.objects.filter(kind="tourn_reminder").count() == 2
+    [message] = mail.outbox  # ben did not ask for e-mail about scheduled games
+    assert message.to == ["vera@example.com"]
+    # 18:00 UTC on 1 May is 20:00 in Warsaw (CEST).
+    assert "Runda 1 turnieju Spring cup zaczyna się" in message.body
+    assert "20:00 CEST" in message.body
