@@ -156,6 +156,27 @@ def test_in_a_simultaneous_choice_each_seat_has_its_own_clock(
     assert seats[2].bot_took_over and not seats[1].bot_took_over
 
 
+def test_each_seat_choosing_at_once_is_warned_by_its_own_clock(
+    alice, bob, carol, settings, no_site_timeout, time_machine, django_capture_on_commit_callbacks
+) -> None:
+    """Bob and Carol offer at once from T + 1 h on a 2-day clock; Bob offers at T + 1 d. Carol's
+    clock still runs out at T + 2 d 1 h, so she is warned 12 hours before, once; Bob is not."""
+    settings.CLOCK_WARNING = 12 * 3600
+    time_machine.move_to(T, tick=False)
+    game = members_game("tower-of-babel", [alice, bob, carol], days=2)
+    time_machine.move_to(T + timedelta(hours=1), tick=False)
+    play(game, 0, "build")
+    time_machine.move_to(T + DAY, tick=False)
+    play(game, 1, "offer")
+    ends = T + timedelta(hours=1) + 2 * DAY
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.warn_running_clocks(now=ends - timedelta(hours=13)) == 0
+        assert services.warn_running_clocks(now=ends - timedelta(hours=11)) == 1
+        assert services.warn_running_clocks(now=ends - timedelta(hours=10)) == 0
+    warned = Notification.objects.filter(kind=Notification.Kind.CLOCK_WARNING)
+    assert list(warned.values_list("user__username", flat=True)) == [carol.username]
+
+
 def test_a_turn_of_several_steps_runs_on_one_clock(
     alice, bob, no_site_timeout, time_machine
 ) -> None:
