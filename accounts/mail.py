@@ -53,6 +53,10 @@ SWITCHES: dict[str, str] = {
     Kind.NIGHT_CANCELLED: "email_game_nights",
     # A tournament's rounds are scheduled games, like game nights.
     Kind.TOURNAMENT_ROUND: "email_game_nights",
+    Kind.TOURNAMENT_REMINDER: "email_game_nights",
+    Kind.TOURNAMENT_CANCELLED: "email_game_nights",
+    # A seat handed to a bot at a round's deadline is about one's turn, as a timeout is.
+    Kind.TOURNAMENT_DEADLINE: "email_your_turn",
 }
 UNSUBSCRIBE_SALT = "accounts.mail.unsubscribe"
 # The unsubscribe page's question and its answer once done, per switch.

@@ -35,6 +35,9 @@ class Kind(models.TextChoices):
     NIGHT_JOINED = "night_joined", gettext_lazy("Someone joined your game night")
     NIGHT_LEFT = "night_left", gettext_lazy("Someone left your game night")
     CLOCK_WARNING = "clock_warning", gettext_lazy("Your clock runs out soon")
+    TOURNAMENT_REMINDER = "tourn_reminder", gettext_lazy("A tournament round starts soon")
+    TOURNAMENT_DEADLINE = "tourn_deadline", gettext_lazy("A tournament round's deadline passed")
+    TOURNAMENT_CANCELLED = "tourn_cancelled", gettext_lazy("A tournament was cancelled")
 
 
 def game_title(slug: str) -> str:
@@ -136,6 +139,11 @@ TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
     Kind.TOURNAMENT_ROUND: lambda p: (
         _("Round %(round)s of %(tournament)s has begun: your table plays %(game)s.")
         % {"round": p.get("round"), "tournament": p.get("tournament", ""), "game": _game(p)}
+        + (
+            " " + _("Its deadline is %(when)s.") % {"when": _when(p, "deadline")}
+            if p.get("deadline")
+            else ""
+        )
     ),
     Kind.NIGHT_CANCELLED: _cancelled,
     Kind.NIGHT_JOINED: lambda p: (
@@ -152,6 +160,21 @@ TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
             "your seat. Vacation days stop your clocks."
         )
         % {"game": _game(p), "when": _when(p, "deadline")}
+    ),
+    Kind.TOURNAMENT_REMINDER: lambda p: (
+        _("Round %(round)s of %(tournament)s starts on %(day)s at %(time)s.")
+        % {"round": p.get("round"), "tournament": p.get("tournament", ""), **_day_and_time(p)}
+    ),
+    Kind.TOURNAMENT_DEADLINE: lambda p: (
+        _(
+            "The deadline of round %(round)s of %(tournament)s has passed: a bot plays your "
+            "seat in %(game)s to the end."
+        )
+        % {"round": p.get("round"), "tournament": p.get("tournament", ""), "game": _game(p)}
+    ),
+    Kind.TOURNAMENT_CANCELLED: lambda p: (
+        _("%(organiser)s cancelled the tournament %(tournament)s that you had entered.")
+        % {"organiser": p.get("organiser", ""), "tournament": p.get("tournament", "")}
     ),
 }
 

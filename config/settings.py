@@ -372,6 +372,9 @@ TURN_TIMEOUT = env_float("TURN_TIMEOUT", 24 * 3600)  # seconds before a bot take
 # a game with a time control runs out, and may take this many vacation days a calendar year.
 CLOCK_WARNING = env_float("CLOCK_WARNING", 12 * 3600)
 VACATION_DAYS = int(env_float("VACATION_DAYS", 20))
+# The members of a tournament's live round are reminded this many seconds before it starts
+# (games/services/tournaments.py).
+TOURNAMENT_REMINDER = env_float("TOURNAMENT_REMINDER", 3600)
 # Hints (games/services/hints.py): new hints a member may have in one turn of theirs, and in
 # any hour over all games; a position's stored hint is shown again without counting.
 HINTS_PER_TURN = int(env_float("HINTS_PER_TURN", 3))

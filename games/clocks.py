@@ -1,11 +1,15 @@
 """The clocks of games played over days, as the pages read them: a time control per game,
 vacations that pause a member's clocks in every game (games/services/clocks.py writes them).
 
-A seat's clock runs while the game waits for it, from `Game.turn_started_at`: the seat has the
-game's `days_per_move` days (the site's TURN_TIMEOUT when the game has no time control). Time
-its member spends on vacation (a `Vacation` of theirs) does not count, in every game: the
-deadline moves on by each moment of vacation since the wait began, so while a member is away
-the time they have left stands still.
+Each seat has a clock of its own, per turn: it starts when the seat comes to move
+(`Seat.clock_started_at`) and stops when the seat has no move left in that turn, however many
+steps the turn takes. In a simultaneous phase (secret offers) each seat choosing has its own
+clock, and another seat's choice does not touch it. A seat that is to move again straight after
+its own step (a turn of several steps) keeps the clock it has. The seat has the game's
+`days_per_move` days for a turn (the site's TURN_TIMEOUT when the game has no time control).
+Time its member spends on vacation (a `Vacation` of theirs) does not count, in every game: the
+deadline moves on by each moment of vacation since the clock started, so while a member is
+away the time they have left stands still.
 """
 
 from __future__ import annotations
@@ -16,9 +20,7 @@ from typing import Any
 
 from django.conf import settings
 
-from games import engines
-from games.engines.base import Engine
-from games.models import Game, Vacation
+from games.models import Game, Seat, TournamentTable, Vacation
 
 MAX_DAYS_PER_MOVE = 30
 
@@ -51,14 +53,36 @@ def vacations_of(user_id: int | None, start: datetime, end: datetime) -> list[Va
     return list(Vacation.objects.filter(user_id=user_id, ends_at__gt=start, starts_at__lt=end))
 
 
-def deadline(game: Game, user_id: int | None, *, now: datetime) -> datetime | None:
-    """When the clock of `user_id`'s seat runs out, as it stands at `now` (None: the game
-    waits for nobody). While the member is away it moves on with the time."""
-    start = game.turn_started_at
+def run(seats: Iterable[Seat], to_move: Iterable[int], now: datetime) -> list[Seat]:
+    """Start the clock of each seat that came to move, stop those of the seats with no move
+    left; the seats that still move keep theirs. Returns the seats changed (unsaved)."""
+    moving = set(to_move)
+    changed = []
+    for seat in seats:
+        if seat.position in moving and seat.clock_started_at is None:
+            seat.clock_started_at = now
+        elif seat.position not in moving and seat.clock_started_at is not None:
+            seat.clock_started_at = None
+        else:
+            continue
+        changed.append(seat)
+    return changed
+
+
+def deadline(game: Game, seat: Seat, *, now: datetime) -> datetime | None:
+    """When the clock of `seat` runs out, as it stands at `now` (None: the seat is not to
+    move). While its member is away it moves on with the time."""
+    start = seat.clock_started_at
     if start is None or game.status != Game.Status.RUNNING:
         return None
-    away = paused(vacations_of(user_id, start, now), start, now)
+    away = paused(vacations_of(seat.user_id, start, now), start, now)
     return start + move_limit(game) + away
+
+
+def past_round_deadline(game: Game, now: datetime) -> bool:
+    """True when the game is a table of an async tournament round whose deadline has passed:
+    bots play its members' seats to the end, for good (games/services/tournament_events.py)."""
+    return TournamentTable.objects.filter(game=game, round__deadline__lte=now).exists()
 
 
 def on_vacation(user_id: int | None, now: datetime) -> bool:
@@ -67,14 +91,13 @@ def on_vacation(user_id: int | None, now: datetime) -> bool:
     return Vacation.objects.filter(user_id=user_id, starts_at__lte=now, ends_at__gt=now).exists()
 
 
-def timed_out(game: Game, engine: Engine, now: datetime) -> list[Any]:
+def timed_out(game: Game, now: datetime) -> list[Any]:
     """The members' seats whose clocks ran out (not bots, not resigned)."""
-    to_move = engine.to_move(engine.load(game.state))
     out = []
-    for seat in game.seats.filter(position__in=to_move).select_related("user"):
+    for seat in game.seats.filter(clock_started_at__isnull=False).select_related("user"):
         if seat.is_bot or seat.user is None:
             continue
-        ends = deadline(game, seat.user_id, now=now)
+        ends = deadline(game, seat, now=now)
         if ends is not None and ends <= now:
             out.append(seat)
     return out
@@ -85,13 +108,11 @@ def clock_rows(game: Game, names: list[str], now: datetime) -> list[dict[str, An
     hours) and whether the member is on vacation. Only for a game with a time control."""
     if not game.days_per_move or game.status != Game.Status.RUNNING or game.state is None:
         return []
-    engine = engines.get(game.engine_slug)
-    to_move = engine.to_move(engine.load(game.state))
     rows = []
     for seat in game.seats.all():
-        if seat.position not in to_move or seat.is_bot or seat.user_id is None:
+        if seat.clock_started_at is None or seat.is_bot or seat.user_id is None:
             continue
-        ends = deadline(game, seat.user_id, now=now)
+        ends = deadline(game, seat, now=now)
         if ends is None:
             continue
         hours = max(int((ends - now).total_seconds() // 3600), 0)

@@ -97,6 +97,14 @@ PLAIN: dict[str, object] = {
     "tournament_withdrawn": gettext_lazy("You withdrew from this tournament after playing in it."),
     "tournament_over": gettext_lazy("This tournament is over."),
     "tournament_not_entered": gettext_lazy("You have not entered this tournament."),
+    "tournament_round_days": gettext_lazy("An async round lasts 1 to 60 days."),
+    "not_tournament_organiser": gettext_lazy("Only its organiser can cancel a tournament."),
+    "tournament_confirm_cancel": gettext_lazy(
+        "Members have entered this tournament: confirm that you cancel it."
+    ),
+    "round_over": gettext_lazy(
+        "The deadline of this tournament round has passed: a bot plays your seat to the end."
+    ),
     # games.engines: what any engine may say
     "game_over": gettext_lazy("The game is over."),
     "wrong_phase": gettext_lazy("That is not what this turn asks for now."),

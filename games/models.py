@@ -49,13 +49,12 @@ class Game(models.Model):
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
-    # When the seat(s) to move started waiting: the turn timeout counts from here.
+    # When the game's last step was played (or it began): bot turns are due from here. Each
+    # seat's own clock is `Seat.clock_started_at` (games/clocks.py).
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     # The time control of a game played over days (games/services/clocks.py): days each seat
     # has for a move; None: the site's TURN_TIMEOUT. A member's vacation pauses their clock.
     days_per_move = models.PositiveSmallIntegerField(_("days per move"), null=True, blank=True)
-    # The wait (its `turn_started_at`) whose members were warned that their clock runs out.
-    clock_warned_for = models.DateTimeField(null=True, blank=True)
     state = models.JSONField(_("cached state"), null=True, blank=True)
     version = models.PositiveIntegerField(_("moves played"), default=0)
     # Steps members took back (principle 8): with `version`, it numbers the board's changes.
@@ -133,6 +132,10 @@ class Seat(models.Model):
     # The member was sent "your turn" and has not moved since: one notice per wait, not one
     # per move of the others.
     told_turn = models.BooleanField(default=False)
+    # The seat's clock (games/clocks.py): when the seat came to move in the turn it is in,
+    # None while it has no move to make. Its member was warned for the clock started then.
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_warned_for = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position"]
@@ -465,6 +468,7 @@ class Vacation(models.Model):
 
 # The tournament models live in their own module (games/models.py stays one concept a file).
 from games.tournament_models import (  # noqa: E402, F401
+    MAX_ROUND_DAYS,
     Tournament,
     TournamentEntry,
     TournamentRound,

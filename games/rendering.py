@@ -410,6 +410,10 @@ def board_context(
     own_step = (
         playing and not own.is_bot and game.version > 0 and _own_last_step(game, position, recent)
     )
+    # A seat handed to a bot at a tournament round's deadline is not taken back.
+    round_over = bool(
+        playing and own.bot_took_over and clocks.past_round_deadline(game, timezone.now())
+    )
     ctx: dict[str, Any] = {
         "game": game,
         "seat": position,
@@ -424,7 +428,8 @@ def board_context(
         "waiting_for": waiting_for(names, to_move, {s.position for s in seats if s.is_bot}),
         "is_my_turn": interactive,
         "can_resign": playing,
-        "can_take_back": playing and own.bot_took_over,
+        "can_take_back": playing and own.bot_took_over and not round_over,
+        "round_over": round_over,
         "can_take_back_step": own_step,
         "is_over": is_over,
         # Over, but the final table's ranks and ratings not stored yet (the end-of-game task

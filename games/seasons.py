@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import (
     Avg,
     Case,
@@ -84,9 +84,30 @@ def overlapping(starts_on: date, ends_on: date, *, exclude: int | None = None) -
     return others.order_by("starts_on").first()
 
 
+class SeasonOverlap(Exception):
+    """The season's days overlap a stored season's (`other`)."""
+
+    def __init__(self, other: Season) -> None:
+        super().__init__(f"The days overlap the season {other.name}.")
+        self.other = other
+
+
 @transaction.atomic
 def save_season(*, season: Season, user: Any) -> Season:
-    """Store a new or edited season (the form has checked its days against the others)."""
+    """Store a new or edited season; refused (SeasonOverlap) when its days overlap another's.
+
+    The form checks the days too, but two organisers may save at the same moment: the check
+    here and the save run under a lock on the seasons' table that every save takes, so the
+    second waits for the first and sees its season. On PostgreSQL that is a SHARE ROW
+    EXCLUSIVE table lock (it conflicts with itself, not with readers); SQLite's transactions
+    begin IMMEDIATE (config/settings.py), so they take the database's write lock first.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f'LOCK TABLE "{Season._meta.db_table}" IN SHARE ROW EXCLUSIVE MODE')
+    other = overlapping(season.starts_on, season.ends_on, exclude=season.pk)
+    if other is not None:
+        raise SeasonOverlap(other)
     if season.pk is None:
         season.created_by = user
     season.save()

@@ -13,6 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.levels import BotLevel
 
+# An async round lasts at most this many days.
+MAX_ROUND_DAYS = 60
+
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
@@ -37,6 +40,10 @@ class Tournament(models.Model):
     status = models.CharField(
         _("status"), max_length=12, choices=Status, default=Status.REGISTRATION
     )
+    # Async rounds: each round lasts `round_days` from its start, its games on a clock of
+    # `days_per_move` (Game.days_per_move). None: live rounds, each at its `starts_at`.
+    round_days = models.PositiveSmallIntegerField(_("days per round"), null=True, blank=True)
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), null=True, blank=True)
     # Round robin: the entries in the order the schedule seats them (fixed at the start).
     order = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -52,6 +59,10 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:tournament", args=[self.pk])
+
+    @property
+    def is_async(self) -> bool:
+        return self.round_days is not None
 
 
 class TournamentEntry(models.Model):
@@ -87,7 +98,12 @@ class TournamentRound(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()  # from 1
+    # Live: the round's time. Async: the first round's time, then when the round started.
     starts_at = models.DateTimeField(_("starts at"))
+    # Async: set when the round starts; the games still running then are played out by bots.
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    # Live: its members were reminded of the start (TOURNAMENT_REMINDER before it).
+    reminded = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status, default=Status.SCHEDULED)
 
     class Meta:

@@ -42,6 +42,16 @@ urlpatterns = [
         name="tournament-withdraw",
     ),
     path(
+        "tournaments/<int:tournament_id>/cancel/",
+        tournaments.cancel,
+        name="tournament-cancel",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/calendar.ics",
+        tournaments.calendar,
+        name="tournament-calendar",
+    ),
+    path(
         "tournaments/<int:tournament_id>/standings.csv",
         tournaments.standings_csv,
         name="tournament-csv",

@@ -12,7 +12,8 @@
 - `nights`: game nights, scheduled games that bots fill when they start;
 - `review`: the post-game review; `hints`: the hint, computed once per position by a worker;
 - `practice`: unrated practice games from a reviewed position of the member's own;
-- `tournaments`: tournaments in rounds of tables, paired by `games.pairing`;
+- `tournaments`: tournaments in rounds of tables, paired by `games.pairing`; `tournament_events`
+  their reminders, async deadlines and cancelling;
 - `common`: the error type and what the others share.
 
 Callers use this package's names (`services.play_move`); tests that replace a collaborator

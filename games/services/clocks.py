@@ -1,10 +1,10 @@
 """Clocks that respect holidays: vacations, and the warning before a clock runs out (the
 clocks themselves, as pages read them, are games/clocks.py).
 
-CLOCK_WARNING before the deadline of a game with a time control its member is told once per
-wait (a notification, and an e-mail if they opted in to "my turn" e-mails); at the deadline
-the beat's take-over (`seats.take_over_timed_out_seats`) plays the seat with a bot, and the
-member may take it back as before.
+CLOCK_WARNING before the deadline of a seat's clock in a game with a time control its member
+is told once per turn (a notification, and an e-mail if they opted in to "my turn" e-mails);
+at the deadline the beat's take-over (`seats.take_over_timed_out_seats`) plays the seat with
+a bot, and the member may take it back as before.
 
 A member takes at most VACATION_DAYS days of vacation a calendar year (UTC), from now on,
 never backwards.
@@ -20,49 +20,54 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import clocks
 from games.clocks import deadline
-from games.models import Game, Vacation
+from games.models import Game, Seat, Vacation
 from games.services import notices
-from games.services.common import GameError, engine_for
+from games.services.common import GameError
 
 # --- the warning ------------------------------------------------------------------------------
 
 
 def warn_running_clocks(*, now: datetime | None = None) -> int:
-    """Beat task: tell each member whose clock runs out within CLOCK_WARNING, once per wait.
+    """Beat task: tell each member whose clock runs out within CLOCK_WARNING, once per turn.
     Returns how many were told."""
     now = now or timezone.now()
     warning = timedelta(seconds=settings.CLOCK_WARNING)
-    due = Game.objects.filter(
-        status=Game.Status.RUNNING,
-        days_per_move__isnull=False,
-        turn_started_at__lte=now + warning - timedelta(days=1),
+    due = Seat.objects.filter(
+        game__status=Game.Status.RUNNING,
+        game__days_per_move__isnull=False,
+        clock_started_at__lte=now + warning - timedelta(days=1),
     )
-    return sum(_warn(game_id, now, warning) for game_id in list(due.values_list("pk", flat=True)))
+    games = sorted(set(due.values_list("game_id", flat=True)))
+    return sum(_warn(game_id, now, warning) for game_id in games)
 
 
 @transaction.atomic
 def _warn(game_id: int, now: datetime, warning: timedelta) -> int:
     game = Game.objects.select_for_update().filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.RUNNING or game.turn_started_at is None:
+    if game is None or game.status != Game.Status.RUNNING:
         return 0
-    if game.clock_warned_for == game.turn_started_at:
-        return 0
-    engine = engine_for(game.engine_slug)
-    to_move = engine.to_move(engine.load(game.state))
     told = 0
-    for seat in game.seats.filter(position__in=to_move).select_related("user"):
-        if seat.is_bot or seat.user is None:
+    for seat in game.seats.filter(clock_started_at__isnull=False).select_related("user"):
+        if seat.is_bot or seat.user is None or seat.clock_warned_for == seat.clock_started_at:
             continue
-        ends = deadline(game, seat.user_id, now=now)
+        ends = deadline(game, seat, now=now)
         if ends is None or not now < ends <= now + warning:
             continue
         notices.tell_clock_running_out(game, seat, ends)
+        seat.clock_warned_for = seat.clock_started_at
+        seat.save(update_fields=["clock_warned_for"])
         told += 1
-    if told:
-        game.clock_warned_for = game.turn_started_at
-        game.save(update_fields=["clock_warned_for"])
     return told
+
+
+def run_clocks(game: Game, to_move: list[int], now: datetime) -> None:
+    """After a change of who is to move: the seats' clocks start and stop (games/clocks.py)."""
+    seats = list(game.seats.all())
+    changed = clocks.run(seats, [] if game.status != Game.Status.RUNNING else to_move, now)
+    if changed:
+        Seat.objects.bulk_update(changed, ["clock_started_at"])
 
 
 # --- vacations --------------------------------------------------------------------------------

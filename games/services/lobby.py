@@ -15,6 +15,7 @@ from games.clocks import MAX_DAYS_PER_MOVE
 from games.engines.base import Engine
 from games.models import PRACTICE_OPTION, Game, Seat
 from games.services import notices
+from games.services.clocks import run_clocks
 from games.services.common import (
     BOT_LEVELS,
     GameError,
@@ -162,6 +163,7 @@ def _start(game: Game, engine: Engine) -> None:
     game.started_at = game.turn_started_at = now
     game.save()
     to_move = engine.to_move(state)
+    run_clocks(game, to_move, now)
     schedule_bot_turns(game, to_move)
     notices.tell_turn_if_away(game, list(game.seats.all()), to_move)
     broadcast_on_commit(game)

@@ -18,6 +18,7 @@ from games import boards
 from games.engines.base import Engine, can_take_back, take_back_refusal
 from games.models import Game, Move, Seat
 from games.services import notices
+from games.services.clocks import run_clocks
 from games.services.common import (
     GameError,
     after_commit,
@@ -135,10 +136,11 @@ def play_move(
     if seat_row.told_turn:  # the member has moved: the next wait may be told again
         seat_row.told_turn = False
         seat_row.save(update_fields=["told_turn"])
+    to_move = [] if engine.is_over(state) else engine.to_move(state)
+    run_clocks(game, to_move, game.turn_started_at or timezone.now())
     if engine.is_over(state):
         after_commit(task_named("finish_game"), game.pk)
     else:
-        to_move = engine.to_move(state)
         schedule_bot_turns(game, to_move)
         notices.tell_turn_if_away(game, seats, to_move, mover=seat)
     broadcast_on_commit(game)
@@ -220,6 +222,8 @@ def take_back_step(*, game_id: int, seat: int, expected_version: int) -> Game:
     game.save(
         update_fields=["state", "version", "steps_taken_back", "turn_started_at", "updated_at"]
     )
+    # The seat's turn goes on, on the clock it had (a take-back gives no time).
+    run_clocks(game, engine.to_move(before), game.turn_started_at)
     # Tasks sent for the version just taken back find another one and do nothing: any bot that
     # is to move again (while several seats choose at once) is sent for this one.
     schedule_bot_turns(game, engine.to_move(before))

@@ -76,15 +76,37 @@ def take_back_seat(*, game_id: int, user: User) -> Game:
         raise GameError("already_resigned", "The member has resigned.")
     if not seat.bot_took_over:
         raise GameError("not_taken_over", "The member already plays this seat.")
+    if clocks.past_round_deadline(game, timezone.now()):
+        raise GameError("round_over", "The round's deadline has passed: a bot plays it out.")
     seat.bot_took_over = False
     seat.bot_level = ""
     seat.save(update_fields=["bot_took_over", "bot_level"])
-    engine = engine_for(game.engine_slug)
-    if seat.position in engine.to_move(engine.load(game.state)):
-        game.turn_started_at = timezone.now()  # the member gets a whole turn's time again
-    game.save(update_fields=["turn_started_at", "updated_at"])
+    if seat.clock_started_at is not None:  # the member gets a whole turn's time again
+        seat.clock_started_at = timezone.now()
+        seat.save(update_fields=["clock_started_at"])
+    game.save(update_fields=["updated_at"])
     broadcast_on_commit(game)
     return game
+
+
+@transaction.atomic
+def hand_over_for_good(*, game_id: int, level: str) -> list[int]:
+    """Every member still playing a seat of the game hands it to a bot of `level`, which plays
+    it to the end (an async tournament round's deadline; the member cannot take it back:
+    `take_back_seat` refuses after the deadline). Returns the members' ids."""
+    game = locked(game_id)
+    if game.status != Game.Status.RUNNING:
+        return []
+    engine = engine_for(game.engine_slug)
+    users = []
+    for seat in game.seats.filter(user__isnull=False, bot_level="").order_by("position"):
+        seat.bot_level = level
+        _hand_to_bot(game, seat, engine)
+        users.append(seat.user_id)
+    if users:
+        game.save(update_fields=["updated_at"])
+        broadcast_on_commit(game)
+    return users
 
 
 def take_over_timed_out_seats(*, now: datetime | None = None) -> int:
@@ -93,18 +115,19 @@ def take_over_timed_out_seats(*, now: datetime | None = None) -> int:
     and their members are told (beat task). Returns how many seats were taken over."""
     now = now or timezone.now()
     limit = now - clocks.shortest_limit()
-    due = Game.objects.filter(status=Game.Status.RUNNING, turn_started_at__lte=limit)
-    return sum(_take_over(game_id, now) for game_id in list(due.values_list("pk", flat=True)))
+    due = Seat.objects.filter(game__status=Game.Status.RUNNING, clock_started_at__lte=limit)
+    games = sorted(set(due.values_list("game_id", flat=True)))
+    return sum(_take_over(game_id, now) for game_id in games)
 
 
 @transaction.atomic
 def _take_over(game_id: int, now: datetime) -> int:
     game = locked(game_id)
-    if game.status != Game.Status.RUNNING or not game.turn_started_at:
+    if game.status != Game.Status.RUNNING:
         return 0
     engine = engine_for(game.engine_slug)
     taken = 0
-    for seat in clocks.timed_out(game, engine, now):
+    for seat in clocks.timed_out(game, now):
         _hand_to_bot(game, seat, engine)
         notices.tell_taken_over(game, seat)
         taken += 1

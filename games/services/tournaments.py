@@ -3,7 +3,14 @@
 An organiser (permission `games.organise_tournament`) creates a tournament: its game, format
 (Swiss over a number of rounds, or round robin: table_size + 1 rounds, games/pairing.py),
 table size, places (beyond them members join a waiting list), the bot level for empty seats,
-and the start of the first round and the time between rounds.
+the start of the first round, and how rounds are played:
+- live: each round at its time (the first round's, then `round_interval` apart), its games on
+  the site's turn timeout; its members are reminded TOURNAMENT_REMINDER before it starts;
+- async: each round lasts `round_days` from its start and starts as soon as the round before
+  is scored; its games run on a clock of `days_per_move` (games/clocks.py; vacations pause it).
+  At the round's deadline, every member's seat still playing is handed to a bot of the
+  tournament's level, which plays it to the end from the position as it stands (the take-over
+  of a timed-out seat, but final: the member cannot take it back), and the member is told.
 
 The beat task (`run_tournaments`, every 30 s) closes the rounds whose games are all scored
 and starts each round at its time once the round before it is closed: it pairs the members
@@ -16,6 +23,11 @@ A tournament with fewer than two members at its first round is cancelled.
 A member withdraws at any time: a game they are playing is resigned (a bot plays the seat on,
 as after any resignation), they are paired no more, and the first member waiting takes the
 place. A Swiss tournament takes late entries until its last round starts; they start at 0.
+
+Its organiser cancels a tournament before it finishes (confirming it when members have
+entered): its entrants are told in their language; no round starts or closes any more, and the
+games still running go on as ordinary games, rated as any game is, with their links kept on
+the tournament page.
 
 Every step locks the tournament's row and moves it on, so two beats at once start a round once.
 """
@@ -31,10 +43,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import Notification, User
-from accounts.services import notify
+from accounts.models import User
 from games import pairing
+from games.clocks import MAX_DAYS_PER_MOVE
 from games.models import (
+    MAX_ROUND_DAYS,
     Game,
     Result,
     Tournament,
@@ -45,6 +58,13 @@ from games.models import (
 from games.services.common import BOT_LEVELS, GameError, engine_for
 from games.services.lobby import create_game, join_seat
 from games.services.seats import resign
+from games.services.tournament_events import (  # noqa: F401 (cancel_tournament, entrants)
+    cancel_tournament,
+    decide_round,
+    entrants,
+    remind_round,
+    tell,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -76,11 +96,15 @@ def create_tournament(
     first_round_at: datetime,
     round_interval: timedelta,
     rounds: int | None = None,
+    round_days: int | None = None,
+    days_per_move: int | None = None,
     now: datetime | None = None,
 ) -> Tournament:
-    """Create a tournament with its rounds scheduled. Refused (GameError, nothing stored) for
-    a member without the permission, a table size outside the game's player counts, a
-    number of rounds or places out of bounds, or a first round not to come."""
+    """Create a tournament with its rounds scheduled: live rounds `round_interval` apart, or,
+    with `round_days`, async rounds of that many days on a clock of `days_per_move`. Refused
+    (GameError, nothing stored) for a member without the permission, a table size outside
+    the game's player counts, a number of rounds, places or days out of bounds, or a first
+    round not to come."""
     if not may_organise(organiser):
         raise GameError("not_organiser", "Only an organiser creates tournaments.")
     engine = engine_for(engine_slug)
@@ -107,8 +131,19 @@ def create_tournament(
         raise GameError("tournament_in_past", "The first round is at a time to come.")
     if first_round_at - now > timedelta(days=settings.NIGHT_DAYS_AHEAD):
         raise GameError("tournament_too_far", "The first round is too far ahead.")
-    if not timedelta(0) <= round_interval <= timedelta(days=7):
+    if round_days is None and not timedelta(0) <= round_interval <= timedelta(days=7):
         raise GameError("tournament_interval", "At most a week between rounds.")
+    if round_days is not None:
+        if type(round_days) is not int or not 1 <= round_days <= MAX_ROUND_DAYS:
+            raise GameError(
+                "tournament_round_days", f"1 to {MAX_ROUND_DAYS} days.", max=MAX_ROUND_DAYS
+            )
+        if type(days_per_move) is not int or not 1 <= days_per_move <= MAX_DAYS_PER_MOVE:
+            raise GameError("bad_days_per_move", "Days per move: a whole number from 1 to 30.")
+        # Each async round starts when the one before is scored: none waits for a time.
+        round_interval = timedelta(0)
+    else:
+        days_per_move = None
     tournament = Tournament.objects.create(
         name=name.strip()[:100] or engine.name,
         organiser=organiser,
@@ -117,6 +152,8 @@ def create_tournament(
         table_size=table_size,
         capacity=capacity,
         bot_level=bot_level,
+        round_days=round_days,
+        days_per_move=days_per_move,
     )
     TournamentRound.objects.bulk_create(
         TournamentRound(
@@ -198,10 +235,27 @@ def withdraw(*, tournament_id: int, user: User) -> None:
 
 
 def run_tournaments(*, now: datetime | None = None) -> dict[str, int]:
-    """Close the rounds whose games are scored, start the rounds due (beat task)."""
+    """Remind the members of the live rounds soon to start, hand the seats of the async rounds
+    past their deadline to bots, close the rounds whose games are scored, start the rounds
+    due (beat task)."""
     now = now or timezone.now()
-    counts = {"closed": 0, "started": 0, "cancelled": 0, "finished": 0}
-    playing = TournamentRound.objects.filter(status=TournamentRound.Status.PLAYING)
+    counts = dict.fromkeys(["reminded", "decided", "closed", "started", "cancelled", "finished"], 0)
+    soon = TournamentRound.objects.filter(
+        status=TournamentRound.Status.SCHEDULED,
+        reminded=False,
+        tournament__round_days__isnull=True,
+        tournament__status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING],
+        starts_at__gt=now,
+        starts_at__lte=now + timedelta(seconds=settings.TOURNAMENT_REMINDER),
+    )
+    for round_id in list(soon.values_list("pk", flat=True)):
+        counts["reminded"] += remind_round(round_id=round_id)
+    # A cancelled tournament's rounds are left as they are: its games go on as ordinary ones.
+    playing = TournamentRound.objects.filter(
+        status=TournamentRound.Status.PLAYING, tournament__status=Tournament.Status.RUNNING
+    )
+    for round_id in list(playing.filter(deadline__lte=now).values_list("pk", flat=True)):
+        counts["decided"] += decide_round(round_id=round_id, now=now)
     for round_id in list(playing.values_list("pk", flat=True)):
         counts["closed"] += close_round(round_id=round_id, now=now)
     due = TournamentRound.objects.filter(
@@ -252,6 +306,9 @@ def start_next_round(*, tournament_id: int, now: datetime) -> str:
         return ""
     if tournament.rounds.filter(status=TournamentRound.Status.PLAYING).exists():
         return ""
+    if tournament.is_async:  # the round starts now, and has its days from now
+        round_.starts_at = now
+        round_.deadline = now + timedelta(days=tournament.round_days or 0)
     entries = list(_registered(tournament).select_related("user").order_by("pk"))
     if tournament.status == Tournament.Status.REGISTRATION:
         if len(entries) < 2:
@@ -276,14 +333,16 @@ def start_next_round(*, tournament_id: int, now: datetime) -> str:
             "slug": tournament.engine_slug,
             "game": game.pk,
         }
+        if round_.deadline is not None:
+            params["deadline"] = round_.deadline.isoformat()
         users = [by_id[s].user_id for s in seats if s]
-        transaction.on_commit(partial(_tell, users, params, game.get_absolute_url()), robust=True)
+        transaction.on_commit(partial(tell, users, params, game.get_absolute_url()), robust=True)
     for entry in entries:
         if entry.first_round is None:
             entry.first_round = round_.number
             entry.save(update_fields=["first_round"])
     round_.status = TournamentRound.Status.PLAYING
-    round_.save(update_fields=["status"])
+    round_.save(update_fields=["status", "starts_at", "deadline"])
     return "started"
 
 
@@ -316,6 +375,7 @@ def _create_table_game(tournament: Tournament, seats: list[TournamentEntry | Non
         options={},
         seats=spec,
         created_by=members[0],
+        days_per_move=tournament.days_per_move,
     )
     invites = list(game.seats.filter(invited=True).order_by("position"))
     for user, seat in zip(members[1:], invites, strict=True):
@@ -333,13 +393,6 @@ def finish_tournament(*, tournament_id: int) -> int:
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     return 1
-
-
-def _tell(user_ids: list[int], params: dict[str, Any], link: str) -> None:
-    """Each member of a table hears that the round began, in a transaction of their own after
-    the round's commit (as game nights tell theirs)."""
-    for user in User.objects.filter(pk__in=user_ids).order_by("pk"):
-        notify(user=user, kind=Notification.Kind.TOURNAMENT_ROUND, params=params, link=link)
 
 
 # --- standings --------------------------------------------------------------------------------

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from icalendar import Calendar, Event
 
 from accounts import search
 from games import messages as game_messages
@@ -22,10 +18,7 @@ from games import rendering, services
 from games.forms import GameNightForm, playable_games
 from games.models import GameNight
 from games.services.nights import may_join
-from games.views.common import int_param
-
-# How long a calendar entry lasts: a game night's evening, not the game's exact length.
-CALENDAR_LENGTH = timedelta(hours=2)
+from games.views.common import CalendarEntry, calendar_end, calendar_file, int_param
 
 
 def get_night(night_id: int, user: Any) -> GameNight:
@@ -177,15 +170,6 @@ def cancel(request: HttpRequest, night_id: int) -> HttpResponse:
     return _act(request, night_id, services.cancel_night, _("The game night is cancelled."))
 
 
-def calendar_end(starts_at: datetime) -> datetime:
-    """CALENDAR_LENGTH after the start, or the calendar's last second for a night stored too
-    close to the end of year 9999 to add it."""
-    try:
-        return starts_at + CALENDAR_LENGTH
-    except OverflowError:
-        return datetime.max.replace(microsecond=0, tzinfo=UTC)
-
-
 @require_GET
 @login_required
 def calendar(request: HttpRequest, night_id: int) -> HttpResponse:
@@ -193,20 +177,14 @@ def calendar(request: HttpRequest, night_id: int) -> HttpResponse:
     so every calendar shows it in its own zone."""
     night = get_night(night_id, request.user)
     title = rendering.game_name(night.engine_slug)
-    event = Event()
-    host = request.get_host().split(":")[0] or "club"
-    event.add("uid", f"game-night-{night.pk}@{host}")
-    event.add("dtstamp", timezone.now())
-    event.add("dtstart", night.starts_at)
-    event.add("dtend", calendar_end(night.starts_at))
-    event.add("summary", _("Game night: %(game)s") % {"game": title})
-    event.add("url", request.build_absolute_uri(night.get_absolute_url()))
-    if night.status == GameNight.Status.CANCELLED:
-        event.add("status", "CANCELLED")
-    cal = Calendar()
-    cal.add("prodid", f"-//{settings.CLUB_NAME or 'Board-game club'}//Game nights//EN")
-    cal.add("version", "2.0")
-    cal.add_component(event)
-    response = HttpResponse(cal.to_ical(), content_type="text/calendar; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="game-night-{night.pk}.ics"'
-    return response
+    entry = CalendarEntry(
+        uid=f"game-night-{night.pk}",
+        starts_at=night.starts_at,
+        ends_at=calendar_end(night.starts_at),
+        summary=_("Game night: %(game)s") % {"game": title},
+        path=night.get_absolute_url(),
+        cancelled=night.status == GameNight.Status.CANCELLED,
+    )
+    return calendar_file(
+        request, [entry], filename=f"game-night-{night.pk}.ics", product="Game nights"
+    )

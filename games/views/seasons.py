@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import seasons
+from games.calendar_forms import overlap_text
 from games.forms import SeasonForm
 from games.models import Season
 
@@ -80,9 +81,13 @@ def edit(request: HttpRequest, season_id: int | None = None) -> HttpResponse:
     instance = get_object_or_404(Season, pk=season_id) if season_id is not None else None
     form = SeasonForm(request.POST or None, instance=instance)
     if request.method == "POST" and form.is_valid():
-        saved = seasons.save_season(season=form.save(commit=False), user=request.user)
-        messages.success(request, _("The season is saved."))
-        return redirect("games:season", season_id=saved.pk)
+        try:
+            saved = seasons.save_season(season=form.save(commit=False), user=request.user)
+        except seasons.SeasonOverlap as exc:  # another organiser saved one at the same moment
+            form.add_error(None, overlap_text(exc.other))
+        else:
+            messages.success(request, _("The season is saved."))
+            return redirect("games:season", season_id=saved.pk)
     status = 400 if request.method == "POST" else 200
     return render(
         request, "games/season_form.html", {"form": form, "season": instance}, status=status

@@ -1,5 +1,5 @@
 """Tournaments: the list, creating one, its page (entry, rounds, standings), the standings as
-CSV and JSON."""
+CSV and JSON, the rounds as a calendar file, and the organiser's cancel."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from games.forms import TournamentForm
 from games.models import Tournament, TournamentEntry
 from games.pairing import TIEBREAKS
 from games.services import GameError, tournaments
+from games.views.common import CalendarEntry, calendar_end, calendar_file
 
 Entry = TournamentEntry.Status
 
@@ -56,8 +57,13 @@ def new(request: HttpRequest) -> HttpResponse:
                 capacity=data["capacity"],
                 bot_level=data["bot_level"],
                 first_round_at=data["first_round_at"],
-                round_interval=timedelta(minutes=data["round_minutes"]),
+                round_interval=timedelta(minutes=data["round_minutes"] or 0),
                 rounds=data["rounds"],
+                **(
+                    {"round_days": data["round_days"], "days_per_move": data["days_per_move"]}
+                    if data["pace"] == "async"
+                    else {}
+                ),
             )
         except GameError as exc:
             form.add_error(None, game_messages.describe(exc))
@@ -202,3 +208,50 @@ def standings_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "standings": rows,
         }
     )
+
+
+@require_GET
+def calendar(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The rounds as an iCalendar file: a live round at its time, an async round from its
+    start to its deadline (known once it started; the first round's from the start)."""
+    t = get_object_or_404(Tournament, pk=tournament_id)
+    entries = []
+    for round_ in t.rounds.all():
+        ends = round_.deadline
+        if ends is None and t.is_async:
+            if round_.number > 1:
+                continue  # starts when the round before is scored: no date yet
+            ends = round_.starts_at + timedelta(days=t.round_days or 0)
+        entries.append(
+            CalendarEntry(
+                uid=f"tournament-{t.pk}-round-{round_.number}",
+                starts_at=round_.starts_at,
+                ends_at=ends or calendar_end(round_.starts_at),
+                summary=_("%(tournament)s: round %(round)s")
+                % {"tournament": t.name, "round": round_.number},
+                path=t.get_absolute_url(),
+                cancelled=t.status == Tournament.Status.CANCELLED,
+            )
+        )
+    return calendar_file(request, entries, filename=f"tournament-{t.pk}.ics", product="Tournaments")
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser's cancel. When members have entered, a second step asks to confirm and
+    says who will be told; the service refuses an unconfirmed cancel too."""
+    t = get_object_or_404(Tournament, pk=tournament_id)
+    told = tournaments.entrants(t)
+    confirmed = request.POST.get("confirm") == "yes"
+    if request.method == "GET" or (told and not confirmed and t.organiser_id == request.user.pk):
+        if t.organiser_id != request.user.pk:
+            return redirect(t)
+        return render(request, "games/tournament_cancel.html", {"t": t, "told": len(told)})
+    try:
+        tournaments.cancel_tournament(tournament_id=t.pk, user=request.user, confirmed=confirmed)
+    except GameError as exc:
+        messages.error(request, game_messages.describe(exc))
+    else:
+        messages.success(request, _("The tournament is cancelled."))
+    return redirect(t)

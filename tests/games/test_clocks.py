@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import Notification
-from games import services
+from games import engines, services
 from games.messages import describe
 from games.models import Game, Vacation
 from tests.conftest import make_user
@@ -35,6 +35,7 @@ def game_of(user, *, days: int | None = 3) -> Game:
         days_per_move=days,
     )
     Game.objects.filter(pk=game.pk).update(turn_started_at=T)
+    game.seats.filter(position=0).update(clock_started_at=T)
     game.refresh_from_db()
     return game
 
@@ -110,6 +111,108 @@ def test_a_member_on_vacation_is_not_warned(alice, settings, no_site_timeout) ->
     assert services.warn_running_clocks(now=T + 3 * DAY - timedelta(hours=11)) == 0
 
 
+def members_game(slug: str, members: list, *, days: int) -> Game:
+    """A game of `members` in seat order with a time control, begun at T, each move of
+    `play` below made at the time the test moves to."""
+    game = services.create_game(
+        engine_slug=slug,
+        players=len(members),
+        options={},
+        seats=[{"kind": "me"}] + [{"kind": "invite"}] * (len(members) - 1),
+        created_by=members[0],
+        seed=7,
+        days_per_move=days,
+        random_first=False,
+    )
+    for member, seat in zip(members[1:], game.seats.filter(invited=True), strict=True):
+        services.join_seat(game_id=game.pk, user=member, token=seat.invite_token, tell=False)
+    return Game.objects.get(pk=game.pk)
+
+
+def play(game: Game, seat: int, move_type: str) -> Game:
+    """`seat` plays its first legal move of `move_type`."""
+    game.refresh_from_db()
+    engine = engines.get(game.engine_slug)
+    move = next(m for m in engine.legal_moves(state_of(game), seat) if m["type"] == move_type)
+    return services.play_move(game_id=game.pk, seat=seat, move=move, expected_version=game.version)
+
+
+def test_in_a_simultaneous_choice_each_seat_has_its_own_clock(
+    alice, bob, carol, no_site_timeout, time_machine
+) -> None:
+    """Tower of Babel: after Alice builds, Bob and Carol make their secret offers at once.
+    Bob's offer a day later must not give Carol a new clock: hers runs from Alice's build."""
+    time_machine.move_to(T, tick=False)
+    game = members_game("tower-of-babel", [alice, bob, carol], days=2)
+    time_machine.move_to(T + timedelta(hours=1), tick=False)
+    play(game, 0, "build")
+    assert sorted(engines.get("tower-of-babel").to_move(state_of(game))) == [1, 2]
+    time_machine.move_to(T + DAY, tick=False)
+    play(game, 1, "offer")
+    ends = T + timedelta(hours=1) + 2 * DAY
+    assert services.take_over_timed_out_seats(now=ends - timedelta(minutes=1)) == 0
+    assert services.take_over_timed_out_seats(now=ends + timedelta(minutes=1)) == 1
+    seats = {s.position: s for s in game.seats.all()}
+    assert seats[2].bot_took_over and not seats[1].bot_took_over
+
+
+def test_each_seat_choosing_at_once_is_warned_by_its_own_clock(
+    alice, bob, carol, settings, no_site_timeout, time_machine, django_capture_on_commit_callbacks
+) -> None:
+    """Bob and Carol offer at once from T + 1 h on a 2-day clock; Bob offers at T + 1 d. Carol's
+    clock still runs out at T + 2 d 1 h, so she is warned 12 hours before, once; Bob is not."""
+    settings.CLOCK_WARNING = 12 * 3600
+    time_machine.move_to(T, tick=False)
+    game = members_game("tower-of-babel", [alice, bob, carol], days=2)
+    time_machine.move_to(T + timedelta(hours=1), tick=False)
+    play(game, 0, "build")
+    time_machine.move_to(T + DAY, tick=False)
+    play(game, 1, "offer")
+    ends = T + timedelta(hours=1) + 2 * DAY
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.warn_running_clocks(now=ends - timedelta(hours=13)) == 0
+        assert services.warn_running_clocks(now=ends - timedelta(hours=11)) == 1
+        assert services.warn_running_clocks(now=ends - timedelta(hours=10)) == 0
+    warned = Notification.objects.filter(kind=Notification.Kind.CLOCK_WARNING)
+    assert list(warned.values_list("user__username", flat=True)) == [carol.username]
+
+
+def test_a_turn_of_several_steps_runs_on_one_clock(
+    alice, bob, no_site_timeout, time_machine
+) -> None:
+    """Babylon: a turn is dig, place, ... end_turn. Alice's clock starts when her turn does and
+    her own steps do not wind it back; Bob's clock starts when her turn ends."""
+    time_machine.move_to(T - DAY, tick=False)
+    game = members_game("babylon", [alice, bob], days=1)
+    for seat in (0, 1, 0, 1, 0):  # the set-up: three clay pieces each, in turns
+        play(game, seat, "remove_clay")
+    time_machine.move_to(T, tick=False)
+    play(game, 1, "remove_clay")  # Alice's first turn begins now
+    time_machine.move_to(T + timedelta(hours=20), tick=False)
+    play(game, 0, "dig")
+    assert services.take_over_timed_out_seats(now=T + DAY - timedelta(minutes=1)) == 0
+    assert services.take_over_timed_out_seats(now=T + DAY + timedelta(minutes=1)) == 1
+    assert taken_over(game)
+    bob_seat = game.seats.get(position=1)
+    assert bob_seat.clock_started_at is None  # Bob has no move to make
+
+
+def test_the_next_seat_gets_a_whole_turn_when_the_last_ends_it(
+    alice, bob, no_site_timeout, time_machine
+) -> None:
+    time_machine.move_to(T, tick=False)
+    game = members_game("akropolis", [alice, bob], days=1)
+    time_machine.move_to(T + timedelta(hours=22), tick=False)
+    play(game, 0, "take_tile")
+    time_machine.move_to(T + timedelta(hours=23), tick=False)
+    play(game, 0, "place_tile")  # the end of Alice's turn: Bob's begins
+    assert game.seats.get(position=1).clock_started_at == T + timedelta(hours=23)
+    assert game.seats.get(position=0).clock_started_at is None
+    assert services.take_over_timed_out_seats(now=T + DAY + timedelta(hours=1)) == 0
+    assert services.take_over_timed_out_seats(now=T + 2 * DAY) == 1
+    assert game.seats.get(position=1).bot_took_over
+
+
 def test_the_vacation_allowance_is_counted_over_the_year(alice, settings) -> None:
     settings.VACATION_DAYS = 20
     now = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
@@ -136,7 +239,7 @@ def test_a_vacation_is_a_whole_number_of_days(alice, days) -> None:
 def test_the_board_shows_the_time_left_and_a_paused_clock(alice) -> None:
     game = game_of(alice, days=3)
     now = timezone.now()
-    Game.objects.filter(pk=game.pk).update(turn_started_at=now - DAY - timedelta(minutes=30))
+    game.seats.filter(position=0).update(clock_started_at=now - DAY - timedelta(minutes=30))
     client = Client()
     client.force_login(alice)
     page = client.get(reverse("games:play", args=[game.pk])).content.decode()

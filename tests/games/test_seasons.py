@@ -414,3 +414,62 @@ def test_seed_club_fills_the_last_quarters_as_seasons() -> None:
     ]
     # Seeding again adds no season over the ones there.
     assert seeding.ensure_seasons(datetime(2026, 11, 27, 12, tzinfo=UTC)) == []
+
+
+def test_a_season_saved_past_the_forms_check_is_still_refused_when_it_overlaps(db) -> None:
+    olga = make_user("olga")
+    seasons.save_season(
+        season=Season(name="Autumn", starts_on=date(2026, 9, 1), ends_on=date(2026, 11, 30)),
+        user=olga,
+    )
+    with pytest.raises(seasons.SeasonOverlap) as refused:
+        seasons.save_season(
+            season=Season(name="Late", starts_on=date(2026, 11, 30), ends_on=date(2026, 12, 31)),
+            user=olga,
+        )
+    assert refused.value.other.name == "Autumn"
+    assert Season.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_organisers_saving_overlapping_seasons_at_once_cannot_both_succeed(
+    monkeypatch,
+) -> None:
+    """Real threads with their own connections; each looks for an overlap, finds none, and
+    waits a moment before saving, so without a lock both would save."""
+    import threading
+    import time
+
+    olga, otto = make_user("olga"), make_user("otto")
+    look = seasons.overlapping
+
+    def slow_overlapping(*args: Any, **kwargs: Any) -> Season | None:
+        found = look(*args, **kwargs)
+        time.sleep(0.3)
+        return found
+
+    monkeypatch.setattr(seasons, "overlapping", slow_overlapping)
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def save(user: User, name: str, first: date, last: date) -> None:
+        start.wait()
+        try:
+            season = Season(name=name, starts_on=first, ends_on=last)
+            seasons.save_season(season=season, user=user)
+            outcomes.append("saved")
+        except seasons.SeasonOverlap:
+            outcomes.append("overlap")
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=save, args=(olga, "Winter", date(2027, 1, 1), date(2027, 3, 31))),
+        threading.Thread(target=save, args=(otto, "Q1", date(2027, 3, 1), date(2027, 5, 31))),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["overlap", "saved"]
+    assert Season.objects.count() == 1

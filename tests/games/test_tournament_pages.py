@@ -5,15 +5,16 @@ from __future__ import annotations
 import csv
 import io
 import random
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from accounts.models import User
+from accounts.models import Notification, User
 from games.models import Tournament, TournamentEntry
 from games.services import tournaments
 from tests.conftest import make_user
@@ -150,3 +151,114 @@ def test_the_tournament_page_speaks_polish(alice: User) -> None:
     page = signed_in(alice).get(t.get_absolute_url()).content.decode()
     assert "Zgłoś się do turnieju" in page  # "Enter the tournament"
     assert "punkty turniejowe przeciwników" in page  # the tiebreak order
+
+
+# --- async rounds, the hour shown twice, the calendar, the cancel (issue 35) ---------------------
+
+
+def test_an_organiser_creates_a_tournament_of_async_rounds_with_the_form() -> None:
+    client = signed_in(organiser())
+    response = client.post(
+        reverse("games:tournament-new"),
+        form_data(pace="async", round_days="7", days_per_move="2", round_minutes=""),
+    )
+    t = Tournament.objects.get()
+    assert response.status_code == 302
+    assert (t.round_days, t.days_per_move) == (7, 2)
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "Async: each round lasts 7 days from its start; 2 days per move." in page
+    assert "a bot (Easy bot) plays every member's seat still in play to the end" in page
+
+
+def test_async_rounds_without_their_days_are_refused() -> None:
+    response = signed_in(organiser()).post(
+        reverse("games:tournament-new"), form_data(pace="async", round_days="", days_per_move="")
+    )
+    assert response.status_code == 400
+    assert "Async rounds need this." in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("hu", "Körökre osztott: minden forduló a kezdetétől 7 napig tart"),
+        ("pl", "Turowo: każda runda trwa 7 dni od swojego początku"),
+    ],
+)
+def test_the_async_rules_are_told_in_the_readers_language(language: str, words: str) -> None:
+    t = create(organiser(), round_days=7, days_per_move=2)
+    reader = make_user("vera", language=language)
+    client = signed_in(reader)
+    with translation.override(language):
+        page = client.get(t.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert words in page
+
+
+def test_a_first_round_time_the_clocks_show_twice_is_asked_about() -> None:
+    """Europe/Budapest (the club's zone) shows 02:00-02:59 twice on 25 October 2026."""
+    client = signed_in(organiser())
+    data = form_data(day="2026-10-25", clock="02:30")
+    with time_machine.travel(datetime(2026, 10, 1, 12, 0, tzinfo=UTC), tick=False):
+        asked = client.post(reverse("games:tournament-new"), data)
+        assert asked.status_code == 400
+        assert "02:30 CEST (UTC+2)" in asked.text and "02:30 CET (UTC+1)" in asked.text
+        assert not Tournament.objects.exists()
+        answered = client.post(reverse("games:tournament-new"), {**data, "fold": "1"})
+    assert answered.status_code == 302
+    first = Tournament.objects.get().rounds.get(number=1)
+    assert first.starts_at == datetime(2026, 10, 25, 1, 30, tzinfo=UTC)  # 02:30 CET
+
+
+def test_the_rounds_are_offered_as_a_calendar_file() -> None:
+    t = create(organiser())
+    page = Client().get(t.get_absolute_url()).content.decode()
+    link = reverse("games:tournament-calendar", args=[t.pk])
+    assert f'href="{link}"' in page
+    answer = Client().get(link)
+    assert answer["Content-Type"].startswith("text/calendar")
+    body = answer.content.decode()
+    assert body.count("BEGIN:VEVENT") == 2
+    # The rounds' instants in UTC: 18:00 and 19:00 on 1 May 2026 (test_tournaments.FIRST).
+    assert "DTSTART:20260501T180000Z" in body and "DTSTART:20260501T190000Z" in body
+    assert "SUMMARY:Spring cup: round 2" in body
+
+
+def test_an_async_tournaments_calendar_holds_the_rounds_with_known_dates() -> None:
+    t = create(organiser(), round_days=5, days_per_move=1)
+    body = Client().get(reverse("games:tournament-calendar", args=[t.pk])).content.decode()
+    # Round 1 from its start to its deadline; round 2 has no date until round 1 is over.
+    assert body.count("BEGIN:VEVENT") == 1
+    assert "DTSTART:20260501T180000Z" in body and "DTEND:20260506T180000Z" in body
+
+
+def test_the_organisers_cancel_asks_first_when_members_entered(
+    django_capture_on_commit_callbacks,
+) -> None:
+    olga = organiser()
+    t = create(olga)
+    for name in ("ann", "ben"):
+        tournaments.register(tournament_id=t.pk, user=make_user(name))
+    client = signed_in(olga)
+    cancel = reverse("games:tournament-cancel", args=[t.pk])
+    assert "Cancel the tournament" in client.get(t.get_absolute_url()).content.decode()
+    asked = client.post(cancel)
+    assert asked.status_code == 200
+    assert "2 members have entered and will be told that you cancelled it." in asked.text
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.REGISTRATION
+    with django_capture_on_commit_callbacks(execute=True):
+        done = client.post(cancel, {"confirm": "yes"}, follow=True)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.CANCELLED
+    assert "This tournament was cancelled." in done.content.decode()
+    assert Notification.objects.filter(kind="tourn_cancelled").count() == 2
+
+
+def test_only_the_organiser_may_cancel(alice: User) -> None:
+    t = create(organiser())
+    client = signed_in(alice)
+    assert "Cancel the tournament" not in client.get(t.get_absolute_url()).content.decode()
+    client.post(reverse("games:tournament-cancel", args=[t.pk]), {"confirm": "yes"})
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.REGISTRATION
