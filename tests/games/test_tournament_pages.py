@@ -182,8 +182,8 @@ def test_async_rounds_without_their_days_are_refused() -> None:
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("hu", "Körökre osztott: minden forduló a kezdetétől 7 napig tart"),
-        ("pl", "Turowo: każda runda trwa 7 dni od swojego początku"),
+        ("hu", "Levelezős: minden forduló a kezdetétől 7 napig tart"),
+        ("pl", "Korespondencyjnie: każda runda trwa 7 dni od swojego początku"),
     ],
 )
 def test_the_async_rules_are_told_in_the_readers_language(language: str, words: str) -> None:
