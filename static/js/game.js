@@ -76,7 +76,16 @@
     var preview = board.querySelector('.preview[data-index="' + option.getAttribute("data-index") + '"]');
     if (preview) { preview.classList.add("shown"); }
     var spot = board.querySelector('.spot[data-q="' + option.getAttribute("data-q") + '"][data-r="' + option.getAttribute("data-r") + '"]');
-    if (spot) { spot.classList.add("selected"); }
+    if (!spot) { return; }
+    spot.classList.add("selected");
+    // The chosen place is the city's tab stop (unless the keyboard is on a place of the city
+    // now), so a placement chosen from the list is where the focus comes back to the city.
+    var active = document.activeElement;
+    if (!(active && active.closest && active.closest(".spot"))) {
+      rovingItems(spot.closest("[data-roving]")).forEach(function (item) {
+        item.setAttribute("tabindex", item === spot ? "0" : "-1");
+      });
+    }
   }
 
   function chooseSpot(spot) {
