@@ -204,7 +204,10 @@
   // After the member's own move the new board comes back, over HTTP or first over the socket
   // (then htmx drops the HTTP answer of a form no longer on the page). Whichever brings the
   // new move number moves the focus: to the next place to act (the board's tab stop) or,
-  // when the turn passed, to the turn bar, which stays in view.
+  // when the turn passed, to the turn bar, which stays in view. A board that marks where its
+  // next choice is made (data-next-choice: a step of the same turn that lies far from the
+  // turn bar on a phone) has that part brought into view instead, and the focus on its first
+  // place to act, scrolled to only if that part's top did not bring it into sight.
   var ownMoveFrom = null, ownMoveUntil = 0;
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.target.closest && event.target.closest("#game-board form");
@@ -217,7 +220,23 @@
   function focusAfterMove() {
     if (ownMoveFrom === null || Date.now() > ownMoveUntil || currentVersion() <= ownMoveFrom) { return; }
     var board = currentBoard();
+    // A board brings its game's stylesheet; until the browser has applied it again the board
+    // is drawn without it (far taller), and what was scrolled into view would slide away.
+    var loading = Array.prototype.filter.call(board.querySelectorAll("link[rel=stylesheet]"),
+      function (link) { return !link.sheet; });
+    if (loading.length) {
+      loading[0].addEventListener("load", focusAfterMove, { once: true });
+      return;
+    }
     var next = board.querySelector('[data-roving] [data-roving-item][tabindex="0"]');
+    var choice = board.querySelector("[data-next-choice]");
+    if (choice) {
+      choice.scrollIntoView({ block: "start" });
+      var first = choice.querySelector('[data-roving] [data-roving-item][tabindex="0"]') || next ||
+        choice.querySelector("button, select");
+      if (first) { first.focus(); }
+      return;
+    }
     var bar = board.querySelector(".turn-bar");
     if (bar) { bar.scrollIntoView({ block: "nearest" }); }
     if (next) { next.focus({ preventScroll: true }); } else if (bar) { bar.focus({ preventScroll: true }); }
