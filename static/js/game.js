@@ -219,15 +219,24 @@
 
   function focusAfterMove() {
     if (ownMoveFrom === null || Date.now() > ownMoveUntil || currentVersion() <= ownMoveFrom) { return; }
-    var board = currentBoard();
-    // A board brings its game's stylesheet; until the browser has applied it again the board
-    // is drawn without it (far taller), and what was scrolled into view would slide away.
+    whenStyled(currentBoard(), focusNextChoice);
+  }
+
+  // A board brings its game's stylesheet; until the browser has applied it again the board is
+  // drawn without it (far taller), and what was scrolled into view would slide away.
+  function whenStyled(board, then) {
     var loading = Array.prototype.filter.call(board.querySelectorAll("link[rel=stylesheet]"),
-      function (link) { return !link.sheet; });
-    if (loading.length) {
-      loading[0].addEventListener("load", focusAfterMove, { once: true });
-      return;
-    }
+      function (link) { return !link.sheet; })[0];
+    if (!loading) { then(); return; }
+    var done = false;
+    function once() { if (!done) { done = true; then(); } }
+    loading.addEventListener("load", once);
+    loading.addEventListener("error", once);
+  }
+
+  function focusNextChoice() {
+    var board = currentBoard();
+    if (!board) { return; }
     var next = board.querySelector('[data-roving] [data-roving-item][tabindex="0"]');
     var choice = board.querySelector("[data-next-choice]");
     if (choice) {
