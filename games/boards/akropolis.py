@@ -236,6 +236,9 @@ def hex_shape(
     x, y = hex_centre(q, r)
     name = names.get(code, code)
     label = str(HEX_LABELS.get(name, name))
+    if code.isupper() and stars.get(code):  # a plaza's stars in words too (spec §2.6)
+        words = ngettext("%(plaza)s, %(stars)s star", "%(plaza)s, %(stars)s stars", stars[code])
+        label = words % {"plaza": label, "stars": stars[code]}
     return {
         "q": q,
         "r": r,
@@ -249,6 +252,7 @@ def hex_shape(
         "plaza": code.isupper(),
         "stars": "★" * stars.get(code, 0),
         "level": level,
+        "label": label,
         "title": _("%(hex)s, level %(level)s") % {"hex": label, "level": level} if level else label,
     }
 
@@ -281,6 +285,8 @@ def previews_svg(previews: list[dict[str, Any]]) -> SafeString:
             if c["stars"]:
                 parts.append(f'<text class="stars" x="{c["x"]}" y="{c["y"]}">{c["stars"]}</text>')
         first = p["hexes"][0]
+        # The chosen place's ring, drawn over the preview that would hide the place's own.
+        parts.append(f'<polygon class="anchor" points="{first["points"]}"/>')
         parts.append(
             f'<text class="level" x="{first["x"]}" y="{first["y"]}" dy="-11">{p["level"]}</text>'
             "</g>\n"
@@ -300,6 +306,7 @@ def city(
         shape["last"] = (cell["q"], cell["r"]) in marked
         cells.append(shape)
     centres = [(c["x"], c["y"]) for c in cells]
+    beneath = {(c["q"], c["r"]): c for c in cells}
     spots: list[dict[str, Any]] = []
     previews: list[dict[str, Any]] = []
     if with_moves:
@@ -312,15 +319,21 @@ def city(
             if anchor not in seen:
                 seen.add(anchor)
                 x, y = hex_centre(*anchor)
+                title = _("Place the tile here (level %(level)s)") % {"level": option["level"]}
+                below = beneath.get(anchor)
+                if below is not None:
+                    words = _("Place the tile here (level %(level)s); beneath it: %(hex)s")
+                    title = words % {"level": option["level"], "hex": below["label"]}
                 spots.append(
                     {
                         "q": anchor[0],
                         "r": anchor[1],
                         "x": round(x, 1),
                         "y": round(y, 1),
+                        # On a hex, the dot sits below its stars and level (drawn at and above y).
+                        "dot_y": round(y + (15 if below is not None else 0), 1),
                         "points": hex_points(x, y, HEX_RADIUS - 4),
-                        "title": _("Place the tile here (level %(level)s)")
-                        % {"level": option["level"]},
+                        "title": title,
                     }
                 )
     return {
@@ -385,8 +398,8 @@ def tile(view: dict[str, Any], codes: str) -> dict[str, Any]:
     ]
     return {
         "hexes": hexes,
-        "view_box": view_box([(h["x"], h["y"]) for h in hexes], HEX_RADIUS * 1.15),
-        "title": ", ".join(h["title"] for h in hexes),
+        "view_box": view_box([(h["x"], h["y"]) for h in hexes], HEX_RADIUS),
+        "title": "; ".join(h["title"] for h in hexes),
     }
 
 

@@ -76,7 +76,16 @@
     var preview = board.querySelector('.preview[data-index="' + option.getAttribute("data-index") + '"]');
     if (preview) { preview.classList.add("shown"); }
     var spot = board.querySelector('.spot[data-q="' + option.getAttribute("data-q") + '"][data-r="' + option.getAttribute("data-r") + '"]');
-    if (spot) { spot.classList.add("selected"); }
+    if (!spot) { return; }
+    spot.classList.add("selected");
+    // The chosen place is the city's tab stop (unless the keyboard is on a place of the city
+    // now), so a placement chosen from the list is where the focus comes back to the city.
+    var active = document.activeElement;
+    if (!(active && active.closest && active.closest(".spot"))) {
+      rovingItems(spot.closest("[data-roving]")).forEach(function (item) {
+        item.setAttribute("tabindex", item === spot ? "0" : "-1");
+      });
+    }
   }
 
   function chooseSpot(spot) {
@@ -195,7 +204,10 @@
   // After the member's own move the new board comes back, over HTTP or first over the socket
   // (then htmx drops the HTTP answer of a form no longer on the page). Whichever brings the
   // new move number moves the focus: to the next place to act (the board's tab stop) or,
-  // when the turn passed, to the turn bar, which stays in view.
+  // when the turn passed, to the turn bar, which stays in view. A board that marks where its
+  // next choice is made (data-next-choice: a step of the same turn that lies far from the
+  // turn bar on a phone) has that part brought into view instead, and the focus on its first
+  // place to act, scrolled to only if that part's top did not bring it into sight.
   var ownMoveFrom = null, ownMoveUntil = 0;
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.target.closest && event.target.closest("#game-board form");
@@ -207,8 +219,33 @@
 
   function focusAfterMove() {
     if (ownMoveFrom === null || Date.now() > ownMoveUntil || currentVersion() <= ownMoveFrom) { return; }
+    whenStyled(currentBoard(), focusNextChoice);
+  }
+
+  // A board brings its game's stylesheet; until the browser has applied it again the board is
+  // drawn without it (far taller), and what was scrolled into view would slide away.
+  function whenStyled(board, then) {
+    var loading = Array.prototype.filter.call(board.querySelectorAll("link[rel=stylesheet]"),
+      function (link) { return !link.sheet; })[0];
+    if (!loading) { then(); return; }
+    var done = false;
+    function once() { if (!done) { done = true; then(); } }
+    loading.addEventListener("load", once);
+    loading.addEventListener("error", once);
+  }
+
+  function focusNextChoice() {
     var board = currentBoard();
+    if (!board) { return; }
     var next = board.querySelector('[data-roving] [data-roving-item][tabindex="0"]');
+    var choice = board.querySelector("[data-next-choice]");
+    if (choice) {
+      choice.scrollIntoView({ block: "start" });
+      var first = choice.querySelector('[data-roving] [data-roving-item][tabindex="0"]') || next ||
+        choice.querySelector("button, select");
+      if (first) { first.focus(); }
+      return;
+    }
     var bar = board.querySelector(".turn-bar");
     if (bar) { bar.scrollIntoView({ block: "nearest" }); }
     if (next) { next.focus({ preventScroll: true }); } else if (bar) { bar.focus({ preventScroll: true }); }

@@ -1,17 +1,24 @@
-"""The Akropolis game page in a real browser: one whole turn by keyboard alone, and what a
-member sees of the bot's last move (the marks on the board and the move log in words)."""
+"""The Akropolis game page in a real browser: one whole turn by keyboard alone, what a member
+sees of the bot's last move (the marks on the board and the move log in words), a placement
+chosen from the list, and plaza stars that stay readable on the city and the site."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import pytest
 
-from games import services
+from games import engines, services
 from tests.conftest import make_user
-from tests.e2e.test_play import TURN_TIMEOUT_MS, logged_in_page, wait_for_version
-from tests.games.conftest import waiting_game
+from tests.e2e.test_play import (
+    TURN_TIMEOUT_MS,
+    in_another_thread,
+    logged_in_page,
+    wait_for_version,
+)
+from tests.games.conftest import build_game, play_random_moves, state_of, waiting_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -131,3 +138,147 @@ def test_the_bots_last_move_is_marked_and_told_in_words(
     assert page.locator(".last-taken .tile-svg").count() == 1
     assert page.locator("#city-0 .last-move-outline").count() == 0
     assert page.errors == []
+
+
+def game_with_a_place_on_a_plaza(alice: Any, bob: Any) -> Any:
+    """A game where Alice is to place her tile and may build on one of her plazas, and the
+    construction site shows a plaza: played through the one move path, out of the browser's
+    thread (its event loop forbids the move's synchronous announcement)."""
+    engine = engines.get("akropolis")
+    games = []
+
+    def play() -> None:
+        game = build_game(alice, bob, seed=11)
+        games.append(game)
+        for step in range(200):
+            state = state_of(game)
+            view = engine.view(state, 0)
+            tops = {(c["q"], c["r"]): c["top"] for c in view["cities"][0]}
+            on_plaza = any(tops.get((o["q"], o["r"]), "").isupper() for o in view["legal"]["place"])
+            site_plaza = any(
+                any(code.isupper() for code in entry["hexes"]) for entry in view["site"]
+            )
+            if engine.to_move(state) == [0] and on_plaza and site_plaza:
+                return
+            play_random_moves(game, count=1, seed=step)
+        raise AssertionError("the position was not reached")
+
+    in_another_thread(play)
+    games[0].refresh_from_db()
+    return games[0]
+
+
+def open_game(new_page: Any, server: str, user: Any, game: Any, width: int) -> Any:
+    page = logged_in_page(new_page, server, user, viewport={"width": width, "height": 844})
+    page.goto(f"http://{server}/games/{game.pk}/")
+    page.wait_for_selector(f'#game-board[data-version="{game.version}"]')
+    return page
+
+
+# Every element of the city drawn with the blue ring of the focus or of the chosen place, as
+# the centre of its box.
+RINGS = """() => Array.from(document.querySelectorAll('#city-0 .city-svg *')).filter(el => {
+  const style = getComputedStyle(el), box = el.getBoundingClientRect();
+  return style.stroke === 'rgb(0, 87, 184)' && parseFloat(style.strokeWidth) >= 4 &&
+    box.width > 0 && el.closest('.preview:not(.shown)') === null;
+}).map(el => {
+  const b = el.getBoundingClientRect();
+  return [b.x + b.width / 2, b.y + b.height / 2];
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_placement_chosen_from_the_list_holds_the_ring_and_the_focus(
+    asgi_server: str, new_page: Any, width: int
+) -> None:
+    # Issue 34 item 3: choosing from the placement list left the ring on an unrelated place.
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    game = game_with_a_place_on_a_plaza(alice, bob)
+    page = open_game(new_page, asgi_server, alice, game, width)
+    select = page.locator(".placement-select")
+    option = select.locator("option").last
+    q, r = option.get_attribute("data-q"), option.get_attribute("data-r")
+    value = option.get_attribute("value")
+    # The mouse rests on another place, as it does when the list closes over the city.
+    other = page.locator(f'#city-0 .spot:not([data-q="{q}"][data-r="{r}"])').first
+    other.hover()
+    select.focus()
+    select.select_option(value=value)
+
+    # The board shows the chosen placement, and only the chosen place is ringed.
+    shown = page.locator("#city-0 .preview.shown")
+    assert shown.count() == 1
+    assert shown.get_attribute("data-index") == option.get_attribute("data-index")
+    spot = page.locator(f'#city-0 .spot[data-q="{q}"][data-r="{r}"]')
+    box = spot.locator("polygon").bounding_box()
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    rings = page.evaluate(RINGS)
+    assert rings, "the chosen place has no ring"
+    assert all(abs(x - centre[0]) < 3 and abs(y - centre[1]) < 3 for x, y in rings), rings
+    assert focused(page, "el.classList.contains('placement-select')")
+
+    # The keyboard's way back into the city lands on the chosen place, ringed.
+    page.keyboard.press("Shift+Tab")
+    assert focused(page, "el.classList.contains('spot') && el.dataset.q + ',' + el.dataset.r") == (
+        f"{q},{r}"
+    )
+    rings = page.evaluate(RINGS)
+    assert all(abs(x - centre[0]) < 3 and abs(y - centre[1]) < 3 for x, y in rings), rings
+    assert page.locator("#city-0 .preview.shown").get_attribute("data-index") == (
+        option.get_attribute("data-index")
+    )
+    # Confirming plays the placement chosen from the list.
+    page.locator(".confirm-button").click()
+    wait_for_version(page, game.version + 1)
+    assert game.moves.get(number=game.version).payload == json.loads(value)
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_places_on_plazas_leave_their_stars_in_sight(
+    asgi_server: str, new_page: Any, width: int
+) -> None:
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    game = game_with_a_place_on_a_plaza(alice, bob)
+    page = open_game(new_page, asgi_server, alice, game, width)
+    overlaps = page.evaluate(
+        """() => {
+      const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom &&
+        b.top < a.bottom;
+      const found = [];
+      document.querySelectorAll('#city-0 .spot').forEach(spot => {
+        const hex = document.querySelector(`#city-0 .hex.plaza[data-q="${spot.dataset.q}"]` +
+          `[data-r="${spot.dataset.r}"] .stars`);
+        if (!hex) { return; }
+        found.push(meet(spot.querySelector('circle').getBoundingClientRect(),
+          hex.getBoundingClientRect()));
+      });
+      return found;
+    }"""
+    )
+    assert overlaps, "no place on a plaza was drawn"
+    assert not any(overlaps), "a place's dot covers a plaza's stars"
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_construction_sites_tiles_show_stars_large_enough_to_read(
+    asgi_server: str, new_page: Any, width: int
+) -> None:
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    game = game_with_a_place_on_a_plaza(alice, bob)
+    page = open_game(new_page, asgi_server, alice, game, width)
+    stars = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.site-tile .stars')).map(el => {
+      const box = el.getBoundingClientRect();
+      return [el.textContent.length, box.width, box.height];
+    })"""
+    )
+    assert stars, "no plaza on the construction site"
+    for count, width_px, height_px in stars:
+        assert width_px / count >= 10 and height_px >= 10, (count, width_px, height_px)
+    # Each tile stays whole inside the construction site, and the page does not scroll sideways.
+    site = page.locator(".site").bounding_box()
+    for tile in page.locator(".site-tile .tile-svg").all():
+        box = tile.bounding_box()
+        assert site["x"] <= box["x"] and box["x"] + box["width"] <= site["x"] + site["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width

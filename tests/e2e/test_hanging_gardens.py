@@ -274,3 +274,81 @@ def test_a_placement_chosen_from_the_list_is_shown_and_ready_to_place(
         "y": int(y),
     }
     assert page.errors == []
+
+
+IN_VIEW = """(el) => { const b = el.getBoundingClientRect();
+  return b.width > 0 && b.top >= 0 && b.left >= 0 && b.bottom <= innerHeight &&
+    b.right <= innerWidth; }"""
+
+
+def in_view(page: Any, selector: str) -> bool:
+    return page.eval_on_selector(selector, IN_VIEW)
+
+
+def wait_for_focus_in_view(page: Any, selector: str) -> None:
+    """Wait until the focused element matches `selector` and lies wholly inside the window
+    (the board may be drawn twice for one move: from the move's answer and the socket)."""
+    page.wait_for_function(
+        f"() => {{ const el = document.activeElement;"
+        f" return el.matches({selector!r}) && ({IN_VIEW})(el); }}",
+        timeout=5000,
+    )
+
+
+@pytest.mark.parametrize("way", ["touch", "keyboard"])
+@pytest.mark.parametrize("width", [390, 1280])
+def test_after_placing_a_card_each_next_choice_is_in_view_with_the_focus(
+    asgi_server: str, new_page: Any, width: int, way: str
+) -> None:
+    # Issue 34 item 3: on a phone the temple's and the point tiles' choices were a long
+    # scroll from the garden where the card had just been placed.
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    game = build_game(alice, bob, engine="hanging-gardens", seed=seed_showing(PARKS))
+    touch = {"has_touch": True, "is_mobile": True} if way == "touch" else {}
+    page = logged_in_page(
+        new_page, asgi_server, alice, viewport={"width": width, "height": 844}, **touch
+    )
+    page.goto(f"http://{asgi_server}/games/{game.pk}/")
+    page.wait_for_selector('#game-board[data-version="0"]')
+    choice = page.locator(f'.hg-card-choice[data-card="{PARKS}"]')
+    spot = page.locator(f'.hg-spots[data-card="{PARKS}"]:not(.hg-off) .hg-spot').first
+    if way == "touch":
+        choice.tap()
+        page.wait_for_selector(f'.hg-card-choice[data-card="{PARKS}"][aria-pressed="true"]')
+        spot.tap()
+        page.wait_for_selector(f'.hg-spots[data-card="{PARKS}"] .hg-spot.hg-chosen')
+        spot.tap(force=True)
+    else:
+        choice.focus()
+        page.keyboard.press("Enter")
+        for _ in range(20):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.classList.contains('hg-spot')"):
+                break
+        page.keyboard.press("Enter")
+    wait_for_version(page, 1)
+
+    # H38's three parks make a group of 3 (§2.6): the temple's step is in sight, with the
+    # focus on a highlighted square and both ways on (build, or not score) at hand.
+    wait_for_focus_in_view(page, ".hg-target")
+    assert "You may score a group" in page.inner_text(".hg-temple-step")
+    for part in (".hg-temple-step .instruction", ".hg-temple-form button", ".hg-skip-form button"):
+        assert in_view(page, part), part
+    if way == "touch":
+        page.locator(".hg-target").first.tap()
+    else:
+        page.keyboard.press("Enter")
+    wait_for_version(page, 2)
+    assert game.moves.get(number=1).payload["type"] == "place_temple"
+
+    # The point tiles come next: a group of 3 takes from column 1 (§2.7).
+    wait_for_focus_in_view(page, "button.hg-takeable")
+    assert in_view(page, ".hg-point-tiles .instruction")
+    assert "your group has 3 squares" in page.inner_text(".hg-point-tiles .instruction")
+    if way == "touch":
+        page.locator("button.hg-takeable").first.tap()
+    else:
+        page.keyboard.press("Enter")
+    wait_for_version(page, 3)
+    assert game.moves.get(number=2).payload["type"] == "take_tile"
+    assert page.errors == []

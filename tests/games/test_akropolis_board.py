@@ -4,6 +4,7 @@ and language through a game, and a city that did not change is not drawn again."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from django.utils import translation
 from games import rendering
 from games.boards import akropolis
 from tests.games.conftest import build_game, play_random_moves
+from tests.games.test_rendering import ENGINE, make_game, play_until, render_board
 
 
 def boards_of(game: Any) -> dict[tuple[int | None, str], str]:
@@ -60,3 +62,46 @@ def test_a_city_that_did_not_change_is_not_drawn_again(alice, monkeypatch) -> No
     assert drawn.count("games/akropolis/_board.svg") == 0
     rendering.board_html(game=game, seat=1)
     assert drawn.count("games/akropolis/_board.svg") == 1
+
+
+def spot_over_a_plaza(state: Any) -> dict[str, Any] | None:
+    """The first place seat 0 may build on whose hex beneath is a plaza, with that hex."""
+    if ENGINE.to_move(state) != [0]:
+        return None
+    view = ENGINE.view(state, 0)
+    tops = {(c["q"], c["r"]): c for c in view["cities"][0]}
+    for option in view["legal"]["place"]:
+        below = tops.get((option["q"], option["r"]))
+        if below is not None and below["top"].isupper():
+            return {"option": option, "below": below, "view": view}
+    return None
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "; beneath it: {plaza}, {stars} star"),
+        ("hu", "; alatta: {plaza}, {stars} csillag"),
+        ("pl", "; pod nią: {plaza}, {stars} gwiazd"),
+    ],
+)
+def test_a_place_on_a_plaza_names_the_plaza_and_its_stars(
+    alice: Any, bob: Any, language: str, words: str
+) -> None:
+    # Building on a plaza covers its stars (spec §2.4, §2.6): the place's accessible name says
+    # which plaza and how many stars lie beneath, as the picture shows them.
+    state = play_until(ENGINE.new_game(2, 11), spot_over_a_plaza, limit=200)
+    found = spot_over_a_plaza(state)
+    code = found["below"]["top"]
+    stars = found["view"]["geometry"]["plaza_stars"][code]
+    kind = found["view"]["geometry"]["hex_names"][code]
+    with translation.override(language):
+        html = render_board(make_game(state, alice, bob), state, 0)
+        plaza = str(akropolis.HEX_LABELS[kind])
+    q, r = found["option"]["q"], found["option"]["r"]
+    spot = re.search(rf'<g class="spot" data-q="{q}" data-r="{r}"[^>]*aria-label="([^"]*)"', html)
+    assert spot, "no place drawn on the plaza"
+    assert words.format(plaza=plaza, stars=stars) in spot.group(1)
+    # The plaza beneath still shows its stars in the city.
+    cell = re.search(rf'<g class="hex[^"]*" data-q="{q}" data-r="{r}".*?</g>', html, re.S)
+    assert re.search(r'<text class="stars"[^>]*>' + "★" * stars + "</text>", cell.group(0))
