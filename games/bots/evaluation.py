@@ -1,8 +1,9 @@
-"""How bots judge a position: an engine's own `evaluate` module, or the score difference.
+"""How bots judge a position: a game's own `evaluate` module, or the score difference.
 
-An engine package may ship `evaluate.py` with `evaluate(state, seat) -> float`, higher
-being better for `seat`, in points. It may also set `SCALE`, the number of points that
-counts as a clear lead; MCTS uses it to turn evaluations into rewards between 0 and 1.
+A game's bot package (`games/bots/<pkg>/`) may ship `evaluate.py` with
+`evaluate(state, seat) -> float`, higher being better for `seat`, in points. It may also set
+`SCALE`, the number of points that counts as a clear lead; MCTS uses it to turn evaluations
+into rewards between 0 and 1.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def package_name(engine: Any) -> str:
 
 def evaluation_module(engine: Any) -> Any | None:
     """The engine's `evaluate` module, or None when it ships none."""
-    name = f"games.engines.{package_name(engine)}.evaluate"
+    name = f"games.bots.{package_name(engine)}.evaluate"
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:

@@ -11,8 +11,9 @@ import pytest
 
 from games import bots
 from games.bots import evaluation, greedy
-from games.engines.babylon import ENGINE, planner
-from games.engines.babylon import evaluate as babylon_evaluate
+from games.bots.babylon import evaluate as babylon_evaluate
+from games.bots.babylon import planner
+from games.engines.babylon import ENGINE
 from games.engines.babylon.state import State
 from games.engines.base import Rng
 

@@ -13,7 +13,7 @@ from games.bots import evaluation, turn_mcts
 from tests.games.bots import toy_engine
 
 akropolis = pytest.importorskip("games.engines.akropolis")
-akropolis_evaluate = pytest.importorskip("games.engines.akropolis.evaluate")
+akropolis_evaluate = pytest.importorskip("games.bots.akropolis.evaluate")
 ENGINE = akropolis.ENGINE
 ALL_VARIANTS = ["houses", "markets", "barracks", "temples", "gardens"]
 
