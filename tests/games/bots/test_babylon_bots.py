@@ -89,7 +89,7 @@ def test_a_bots_choice_does_not_depend_on_hidden_parts(level: str) -> None:
 
 def test_bots_find_the_babylon_evaluation_and_helpers() -> None:
     assert evaluation.evaluator_for(ENGINE) is babylon_evaluate.evaluate
-    module = evaluation.evaluation_module(ENGINE)
+    module = evaluation.knowledge_for(ENGINE)
     assert module.turns is babylon_evaluate.turns
     assert module.information_key is babylon_evaluate.information_key
 
