@@ -7,3 +7,10 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        # Every registered game's engine, board and bot knowledge is loaded and checked
+        # against its Protocols now: a game missing a hook stops the site at start-up.
+        from games import registry
+
+        registry.all()

@@ -66,11 +66,11 @@ def games() -> list[GameInfo]:
     """Every game of the club, in the order the pages list them."""
     from games import boards
 
-    return [module.INFO for module in boards.all()]
+    return [board.INFO for board in boards.all()]
 
 
 def get(slug: str) -> GameInfo | None:
     from games import boards
 
-    module = boards.get(slug)
-    return module.INFO if module is not None else None
+    board = boards.get(slug)
+    return board.INFO if board is not None else None

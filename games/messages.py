@@ -238,9 +238,9 @@ def describe(exc: Exception, slug: str = "") -> str:
     """
     code = getattr(exc, "code", "")
     params = getattr(exc, "params", {}) or {}
-    module = boards.get(slug) if slug else None
-    if isinstance(exc, IllegalMove) and module is not None and hasattr(module, "error_message"):
-        text = module.error_message(code, params)
+    board = boards.get(slug) if slug else None
+    if isinstance(exc, IllegalMove) and board is not None:
+        text = board.error_message(code, params)
         if text is not None:
             return str(text)
     if code == "bad_players" and "min" in params:

@@ -93,9 +93,8 @@ def seat_position(seat: Any) -> int | None:
 
 def move_label(slug: str, move_type: str) -> str:
     """The short label of a move type ("took a tile"), from the game's board module."""
-    module = boards.get(slug)
-    label = getattr(module, "MOVE_LABELS", {}).get(move_type) if module else None
-    return str(label) if label is not None else move_type.replace("_", " ")
+    board = boards.get(slug)
+    return board.move_label(move_type) if board is not None else move_type.replace("_", " ")
 
 
 def describe_move(slug: str, name: str, move: Move) -> str:
@@ -106,10 +105,10 @@ def describe_move(slug: str, name: str, move: Move) -> str:
 def describe_payload(slug: str, name: str, payload: dict[str, Any], summary: dict) -> str:
     """A move in words from its payload and public summary (also a move not played: the
     review's alternative, a hint)."""
-    module = boards.get(slug)
+    board = boards.get(slug)
     move_type = str(payload.get("type", ""))
-    if module is not None and hasattr(module, "describe"):
-        return str(module.describe(name, move_type, summary))
+    if board is not None:
+        return str(board.describe(name, move_type, summary))
     return f"{name} {move_label(slug, move_type)}"
 
 
@@ -117,10 +116,10 @@ def advise_payload(slug: str, names: list[str], payload: dict[str, Any], summary
     """A move as advice to the one who would play it ("Take the 2-stone tile"), naming every
     part of it (which tile, offer or card, where, turned how), from the board module's
     `advise`; without one, the move's label."""
-    module = boards.get(slug)
+    board = boards.get(slug)
     move_type = str(payload.get("type", ""))
-    if module is not None and hasattr(module, "advise"):
-        return str(module.advise(names, move_type, payload, summary))
+    if board is not None:
+        return str(board.advise(names, move_type, payload, summary))
     return move_label(slug, move_type)
 
 
@@ -153,19 +152,20 @@ def recent_moves(game: Any, *, upto: int | None = None) -> list[dict[str, Any]]:
 
 
 def _category(slug: str, key: str) -> tuple[str, str]:
-    module = boards.get(slug)
-    label, colour = getattr(module, "CATEGORIES", {}).get(key, (None, DEFAULT_COLOUR))
+    board = boards.get(slug)
+    categories = board.CATEGORIES if board is not None else {}
+    label, colour = categories.get(key, (None, DEFAULT_COLOUR))
     return (str(label) if label is not None else key.replace("_", " ").capitalize(), colour)
 
 
 def score_cell(slug: str, key: str, points: int, measure: dict[str, int] | None) -> str:
     """A category's points, with what they counted where the rule scores a measure (the
     engine's scores["measures"], put in words by the game's board module): "6 (level 3)"."""
-    module = boards.get(slug)
+    board = boards.get(slug)
     words = None
     # A measure of nothing ("0 (0 tiles)") would only add noise.
-    if measure and any(measure.values()) and module is not None and hasattr(module, "measure_text"):
-        words = module.measure_text(key, measure)
+    if measure and any(measure.values()) and board is not None:
+        words = board.measure_text(key, measure)
     if not words:
         return str(points)
     return _("%(points)s (%(measure)s)") % {"points": points, "measure": words}
@@ -328,17 +328,17 @@ def waiting_for(names: list[str], to_move: list[int], bots: set[int]) -> str:
 def end_reason(slug: str, view: dict[str, Any], names: list[str]) -> str | None:
     """Why a finished game ended, in words (the game's board module knows its rules); the
     last line of the move log."""
-    module = boards.get(slug)
-    if not view.get("is_over") or module is None or not hasattr(module, "end_reason"):
+    board = boards.get(slug)
+    if not view.get("is_over") or board is None:
         return None
-    reason = module.end_reason(view, names)
+    reason = board.end_reason(view, names)
     return str(reason) if reason else None
 
 
 def rules_url(slug: str, view: dict[str, Any]) -> str:
     base = reverse("rulebooks:book", args=[slug])
-    module = boards.get(slug)
-    section = module.rules_section(view) if module and hasattr(module, "rules_section") else None
+    board = boards.get(slug)
+    section = board.rules_section(view) if board is not None else None
     return f"{base}#{section}" if section else base
 
 
@@ -404,7 +404,7 @@ def board_context(
     playing = playing and game.status == Game.Status.RUNNING and not own.resigned
     if recent is None:
         recent = recent_moves(game, upto=replay_number)
-    module = boards.get(game.engine_slug)
+    board = boards.get(game.engine_slug)
     # The seat's own last step of a turn still going on: on its turn, or while the others
     # answer that step (the engine said so when it stored the move's `can_take_back`).
     own_step = (
@@ -442,7 +442,7 @@ def board_context(
         "recent": recent,
         "end_reason": end_reason(game.engine_slug, view, names),
         "board_template": f"games/{boards.package_name(game.engine_slug)}/_board.html",
-        "board": module.board(view, names, recent) if module and hasattr(module, "board") else {},
+        "board": board.board(view, names, recent) if board is not None else {},
     }
     if getattr(game, "pk", None):
         # The commitment to the seed; the seed and salt once the game is finished.

@@ -62,8 +62,8 @@ def game_titles() -> dict[str, str]:
 
 
 def category_label(slug: str, key: str) -> str:
-    module = boards.get(slug)
-    label = getattr(module, "CATEGORIES", {}).get(key, (None, ""))[0]
+    board = boards.get(slug)
+    label = board.CATEGORIES.get(key, (None, ""))[0] if board is not None else None
     return str(label) if label is not None else key.replace("_", " ").capitalize()
 
 

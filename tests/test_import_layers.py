@@ -91,3 +91,34 @@ def test_the_import_graph_sees_imports_inside_functions(tmp_path: Path) -> None:
 
 def test_no_module_imports_itself_around_a_circle() -> None:
     assert find_cycle(import_graph()) is None
+
+
+def reaches(graph: dict[str, set[str]], start: str, forbidden: str) -> list[str] | None:
+    """A chain of imports from `start` to a module in the package `forbidden`, or None."""
+    seen = {start}
+    chains = [[start]]
+    while chains:
+        chain = chains.pop()
+        for target in sorted(graph.get(chain[-1], ())):
+            if target == forbidden or target.startswith(forbidden + "."):
+                return [*chain, target]
+            if target not in seen:
+                seen.add(target)
+                chains.append([*chain, target])
+    return None
+
+
+def test_the_chain_finder_sees_an_import_two_steps_away() -> None:
+    graph = {"e": {"e.x"}, "e.x": {"r"}, "r": {"b.y"}, "b.y": set()}
+    assert reaches(graph, "e", "b") == ["e", "e.x", "r", "b.y"]
+    assert reaches(graph, "e", "bb") is None
+
+
+def test_engines_import_no_bots() -> None:
+    """Engines hold rules only: no engine module imports the bots (games.bots), directly or
+    through another module; the bots' knowledge of a game lives in games/bots/<pkg>/."""
+    graph = import_graph()
+    engine_modules = [name for name in graph if name.split(".")[:2] == ["games", "engines"]]
+    assert len(engine_modules) > 20
+    chains = [reaches(graph, name, "games.bots") for name in engine_modules]
+    assert [chain for chain in chains if chain] == []

@@ -1,62 +1,50 @@
-"""Each game's Django side, one module per game: `games/boards/<pkg>.py` (DESIGN.md layout).
+"""Each game's Django side, one board package per game: `games/boards/<pkg>/` (DESIGN.md
+layout), registered with its engine and bot knowledge in `games/registry.py`.
 
-A board module turns its game's view dict into drawing data, says in words what each move
-did, names the rulebook section of each step and declares what the lobby offers
-(`docs/adding-a-game.md` has the checklist). Modules are found by looking in this package, so a new
-game adds its own file and nothing here changes.
+A board turns its game's view dict into drawing data, says in words what each move did,
+names the rulebook section of each step and declares what the lobby offers (the `Board`
+Protocol of the registry; `docs/adding-a-game.md` has the checklist). Callers get the checked
+plug-in from here and call its hooks; a hook the board does not offer has its default from
+`registry.BoardDefaults`.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from functools import cache
-from types import ModuleType
-
-from games import engines
+from games import engines, registry
 
 
-@cache
-def _modules() -> dict[str, ModuleType]:
-    found = []
-    for entry in pkgutil.iter_modules(__path__):
-        module = importlib.import_module(f"{__name__}.{entry.name}")
-        found.append(module)
-    found.sort(key=lambda module: module.INFO.name.removeprefix("The "))
-    return {module.INFO.slug: module for module in found}
+def all() -> list[registry.Board]:  # shadows the builtin on purpose, like engines.all()
+    """Every registered game's board, in the order the pages list the games."""
+    found = [registry.board(entry.slug) for entry in registry.ENTRIES]
+    return sorted(found, key=lambda board: board.INFO.name.removeprefix("The "))
 
 
-def all() -> list[ModuleType]:  # shadows the builtin on purpose, like engines.all()
-    """Every game's board module, in the order the pages list the games."""
-    return list(_modules().values())
-
-
-def get(slug: str) -> ModuleType | None:
-    return _modules().get(slug)
+def get(slug: str) -> registry.Board | None:
+    """The game's board, or None for a slug no game has."""
+    return registry.board(slug) if registry.is_registered(slug) else None
 
 
 def is_playable(slug: str) -> bool:
-    """A game can be played once its engine is registered and its board module draws it."""
-    module = get(slug)
-    return slug in engines.ENGINE_MODULES and module is not None and hasattr(module, "board")
+    """A game can be played once its engine is registered and its board draws it."""
+    return slug in engines.ENGINE_MODULES and get(slug) is not None
 
 
-def playable() -> list[ModuleType]:
-    return [module for module in all() if is_playable(module.INFO.slug)]
+def playable() -> list[registry.Board]:
+    return [board for board in all() if is_playable(board.INFO.slug)]
 
 
 def package_name(slug: str) -> str:
-    """`hanging-gardens` lives in `hanging_gardens` (templates/games/<pkg>/, engines/<pkg>/)."""
-    return slug.replace("-", "_")
+    """The package of the game (templates/games/<pkg>/, engines/<pkg>/, boards/<pkg>/)."""
+    return registry.entry(slug).package
 
 
 def summarize(slug: str, before: dict, seat: int, move: dict, after: dict) -> dict:
     """The public facts of a move (stored as Move.summary when it is written), from the
-    table's views before and after it; {} for a game whose board module has no `summarize`."""
-    module = get(slug)
-    if module is None or not hasattr(module, "summarize"):
+    table's views before and after it; {} for a slug no game has."""
+    board = get(slug)
+    if board is None:
         return {}
-    return dict(module.summarize(before, seat, move, after))
+    return dict(board.summarize(before, seat, move, after))
 
 
 def unmarked_seat(recent: list[dict], viewer: int | None) -> int | None:

@@ -1,51 +1,43 @@
-"""How bots judge a position: an engine's own `evaluate` module, or the score difference.
+"""How bots judge a position: a game's own evaluation, or the score difference.
 
-An engine package may ship `evaluate.py` with `evaluate(state, seat) -> float`, higher
-being better for `seat`, in points. It may also set `SCALE`, the number of points that
-counts as a clear lead; MCTS uses it to turn evaluations into rewards between 0 and 1.
+Each registered game's bot knowledge (`games/bots/<pkg>/evaluate.py`, the `BotKnowledge`
+Protocol of `games/registry.py`) may offer `evaluate(state, seat) -> float`, higher being
+better for `seat`, in points, and `SCALE`, the number of points that counts as a clear lead;
+MCTS uses it to turn evaluations into rewards between 0 and 1. An engine no game registers
+(a test's toy) is judged with the defaults of `registry.BotDefaults`.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from games import registry
+
 Evaluate = Callable[[Any, int], float]
 Move = dict[str, Any]
 
-DEFAULT_SCALE = 10.0
+_UNREGISTERED = registry.BotDefaults()
 
 
-def package_name(engine: Any) -> str:
-    """`hanging-gardens` lives in the package `hanging_gardens` (STYLE.md, Naming)."""
-    return str(engine.slug).replace("-", "_")
-
-
-def evaluation_module(engine: Any) -> Any | None:
-    """The engine's `evaluate` module, or None when it ships none."""
-    name = f"games.engines.{package_name(engine)}.evaluate"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        # Only a missing evaluate module means "no evaluation"; a broken one must fail loudly.
-        if exc.name is not None and name.startswith(exc.name):
-            return None
-        raise
+def knowledge_for(engine: Any) -> registry.BotKnowledge:
+    """The bots' knowledge of the engine's game; the defaults for an engine no game has."""
+    if registry.is_registered(engine.slug):
+        return registry.bots(engine.slug)
+    return _UNREGISTERED
 
 
 def evaluator_for(engine: Any) -> Evaluate:
-    module = evaluation_module(engine)
-    if module is not None and callable(getattr(module, "evaluate", None)):
-        return module.evaluate  # type: ignore[no-any-return]
+    evaluate = knowledge_for(engine).evaluate
+    if evaluate is not None:
+        return evaluate
     return lambda state, seat: score_difference(engine, state, seat)
 
 
 def scale_for(engine: Any) -> float:
-    module = evaluation_module(engine)
-    return float(getattr(module, "SCALE", DEFAULT_SCALE)) if module else DEFAULT_SCALE
+    return float(knowledge_for(engine).SCALE)
 
 
 def score_difference(engine: Any, state: Any, seat: int) -> float:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.bots.evaluation import Evaluate, Move, evaluation_module, evaluator_for
+from games.bots.evaluation import Evaluate, Move, evaluator_for, knowledge_for
 
 # Leaf evaluations allowed per decision before deeper steps of the turn are cut off;
 # Akropolis needs about (site size) x (placements), a few thousand.
@@ -49,11 +49,11 @@ def turn_values(
 ) -> list[float]:
     """For each move, the evaluation after the best way to finish the turn it starts.
 
-    An engine whose turns are too large to enumerate (Babylon: thousands of placements
-    per step) may plan them itself: its evaluation module's `turn_values(state, seat,
-    moves)` then gives these values.
+    A game whose turns are too large to enumerate (Babylon: thousands of placements per
+    step) may plan them itself: its bot knowledge's `turn_values(state, seat, moves)` then
+    gives these values.
     """
-    planned = getattr(evaluation_module(engine), "turn_values", None)
+    planned = knowledge_for(engine).turn_values
     if planned is not None:
         return [float(v) for v in planned(state, seat, moves)]
     budget = [TURN_LEAVES]

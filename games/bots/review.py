@@ -28,11 +28,12 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from games import registry
 from games.bots import turn_mcts
 from games.bots.evaluation import (
     Move,
     canonical_json,
-    evaluation_module,
+    knowledge_for,
     move_key,
 )
 from games.bots.turn_mcts import Node, Search, Turn, TurnKey
@@ -40,8 +41,8 @@ from games.bots.turn_mcts import Node, Search, Turn, TurnKey
 # Iterations per search when the caller gives no budget.
 DEFAULT_ITERATIONS = 8
 # Costs below the first threshold are "none", from the second on "large" (points), unless
-# the engine's evaluation module sets its own `REVIEW_THRESHOLDS`.
-DEFAULT_THRESHOLDS = (2.0, 6.0)
+# the game's bot knowledge sets its own `REVIEW_THRESHOLDS`.
+DEFAULT_THRESHOLDS = registry.BotDefaults.REVIEW_THRESHOLDS
 
 
 @dataclass(slots=True)
@@ -211,8 +212,8 @@ def review_move(engine: Any, state: Any, seat: int, made: Move, *, iterations: i
 
 def thresholds(engine: Any) -> tuple[float, float]:
     """Costs (points) from which a decision counts as a small, then a large loss."""
-    found = getattr(evaluation_module(engine), "REVIEW_THRESHOLDS", None)
-    return (float(found[0]), float(found[1])) if found else DEFAULT_THRESHOLDS
+    small, large = knowledge_for(engine).REVIEW_THRESHOLDS
+    return (float(small), float(large))
 
 
 def mark(engine: Any, cost: float) -> str:

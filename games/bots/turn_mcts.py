@@ -19,8 +19,8 @@ bot's first turn, so this search treats a complete turn as one action ("macro-ac
   finished game gives its real outcome; or, `centred`, both are squashed relative to
   the value of the root's best turn.
 
-Rankings, the expensive step, are cached per information set of the mover. An engine's
-evaluation module may speed them up with two optional helpers beside `evaluate`:
+Rankings, the expensive step, are cached per information set of the mover. A game's bot
+knowledge (`registry.BotKnowledge`) may speed them up with two helpers beside `evaluate`:
 
 * `information_key(state, seat) -> Hashable`: equal for states that look the same to
   `seat`; by default the canonical JSON of `engine.view(state, seat)`.
@@ -57,8 +57,8 @@ from games.bots.evaluation import (
     Move,
     MoveKey,
     canonical_json,
-    evaluation_module,
     evaluator_for,
+    knowledge_for,
     move_key,
     outcome,
     scale_for,
@@ -422,7 +422,7 @@ def _allowed(engine: Any, view: dict[str, Any], seat: int, move: Move) -> bool:
 
 def settings_for(engine: Any) -> Settings:
     """The default settings with the engine's own `SEARCH` overrides."""
-    overrides = getattr(evaluation_module(engine), "SEARCH", None) or {}
+    overrides = knowledge_for(engine).SEARCH
     known = {f.name for f in fields(Settings)}
     unknown = set(overrides) - known
     if unknown:
@@ -478,13 +478,13 @@ def prepare(
     (`kind`: a subclass that records more, like the review's)."""
     settings = settings or settings_for(engine)
     evaluate = evaluator_for(engine)
-    module = evaluation_module(engine)
-    information_key = getattr(module, "information_key", None) or view_key(engine)
-    list_turns = getattr(module, "turns", None) or enumerate_turns(engine, evaluate)
-    outlook = getattr(module, "outlook", None)
+    knowledge = knowledge_for(engine)
+    information_key = knowledge.information_key or view_key(engine)
+    list_turns = knowledge.turns or enumerate_turns(engine, evaluate)
+    outlook = knowledge.outlook
     own_turns = list_turns
     if outlook is not None:
-        own_turns = getattr(module, "outlook_turns", None) or enumerate_turns(engine, outlook)
+        own_turns = knowledge.outlook_turns or enumerate_turns(engine, outlook)
     return kind(
         engine=engine,
         view=view,
@@ -495,6 +495,6 @@ def prepare(
         list_turns=list_turns,
         own_evaluate=outlook or evaluate,
         own_turns=own_turns,
-        choice=getattr(module, "choice", None),
+        choice=knowledge.choice,
         settings=settings,
     )

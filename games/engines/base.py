@@ -111,40 +111,33 @@ def _mix(s: int) -> int:
 
 
 class Engine(Protocol):
-    """The interface every engine object (`ENGINE` in `games/engines/<slug>/`) provides.
+    """The interface every engine object (`ENGINE` in `games/engines/<pkg>/`) provides; the
+    registry (`games/registry.py`) checks each registered engine against it.
 
     Seats are numbered 0..players-1 in turn order from the first player. Moves are
     JSON-safe dicts with a `"type"` key; a turn with several steps is several moves.
     States are immutable values: `apply_move` returns a new state and never changes its
     input; an illegal move raises `IllegalMove` and changes nothing.
 
-    Optional, for engines that want bots to search without peeking at hidden
-    information:
+    `determinize(view, seat, seed)` builds a complete state consistent with
+    `view(state, seat)`, sampling whatever that view hides (for example the order of
+    face-down stacks) from `seed`, so that bots search without peeking at hidden information.
 
-        determinize(view: dict, seat: int | None, seed: int) -> State
-
-    builds a complete state consistent with `view(state, seat)`, sampling whatever that
-    view hides (for example the order of face-down stacks) from `seed`.
-
-    Optional, for engines whose steps a member may take back (DESIGN.md principle 8):
-
-        reveals(state, seat: int, move: dict) -> bool
-
-    is True when playing `move` in `state` shows anyone something hidden (a face-down
-    draw, a card drawn); such a step cannot be taken back. Without it no step of the
-    engine can be taken back (see `can_take_back`). And optionally
-
-        holds_turn(state, seat: int) -> bool
-
-    is True when `seat`'s turn goes on in `state` although other seats move first (Tower of
-    Babel's builder while the others make their offers); a step that led there belongs to
-    the turn still going on, as one after which the seat is still to move.
+    The optional hooks have their defaults in `EngineDefaults`, which every engine class
+    inherits: `reveals_steps` declares that a member may take back steps (DESIGN.md
+    principle 8), and then `reveals(state, seat, move)` is True when playing `move` in
+    `state` shows anyone something hidden (a face-down draw, a card drawn); such a step
+    cannot be taken back. `holds_turn(state, seat)` is True when `seat`'s turn goes on in
+    `state` although other seats move first (Tower of Babel's builder while the others make
+    their offers); a step that led there belongs to the turn still going on.
     """
 
     slug: str
     name: str
     min_players: int
     max_players: int
+    move_types: tuple[str, ...]
+    reveals_steps: bool
 
     def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> Any: ...
 
@@ -164,11 +157,30 @@ class Engine(Protocol):
 
     def load(self, data: dict[str, Any]) -> Any: ...
 
+    def determinize(self, view: dict[str, Any], seat: int | None, seed: int) -> Any: ...
+
+    def reveals(self, state: Any, seat: int, move: dict[str, Any]) -> bool: ...
+
+    def holds_turn(self, state: Any, seat: int) -> bool: ...
+
+
+class EngineDefaults:
+    """The optional engine hooks, as an engine that does not offer them has them: no step
+    can be taken back (each move is a whole turn), and no turn is held while others move."""
+
+    reveals_steps: bool = False
+
+    def reveals(self, state: Any, seat: int, move: dict[str, Any]) -> bool:
+        return True
+
+    def holds_turn(self, state: Any, seat: int) -> bool:
+        return False
+
 
 def can_take_back(engine: Engine, before: Any, seat: int, move: dict[str, Any], after: Any) -> bool:
     """Whether the step `move` of `seat`, which led from `before` to `after`, may be taken
     back while it is the last one played (DESIGN.md principle 8): the engine opts in with
-    `reveals`, the step showed nothing hidden, and the turn goes on (the seat is still to
+    `reveals_steps`, the step showed nothing hidden, and the turn goes on (the seat is still to
     move, or `holds_turn`), so the step belongs to the current turn. Whether another seat
     has moved since is for the caller, who holds the log."""
     return take_back_refusal(engine, before, seat, move, after) is None
@@ -178,20 +190,17 @@ def take_back_refusal(
     engine: Engine, before: Any, seat: int, move: dict[str, Any], after: Any
 ) -> str | None:
     """Why that step may not be taken back, as a reason code, or None when it may:
-    "whole_turns" (the engine has no `reveals`: each move is a whole turn), "turn_passed"
-    (the step ended the turn or the game), "step_revealed" (it showed something hidden)."""
-    reveals = getattr(engine, "reveals", None)
-    if reveals is None:
+    "whole_turns" (the engine does not declare `reveals_steps`: each move is a whole turn),
+    "turn_passed" (the step ended the turn or the game), "step_revealed" (it showed
+    something hidden)."""
+    if not engine.reveals_steps:
         return "whole_turns"
     if engine.is_over(after) or not turn_goes_on(engine, after, seat):
         return "turn_passed"
-    return "step_revealed" if reveals(before, seat, move) else None
+    return "step_revealed" if engine.reveals(before, seat, move) else None
 
 
 def turn_goes_on(engine: Engine, state: Any, seat: int) -> bool:
     """Whether `seat`'s turn is still going on in `state`: the seat is to move, or the engine
     says the turn waits for the others and comes back to it (`holds_turn`)."""
-    if seat in engine.to_move(state):
-        return True
-    holds = getattr(engine, "holds_turn", None)
-    return bool(holds is not None and holds(state, seat))
+    return seat in engine.to_move(state) or engine.holds_turn(state, seat)

@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import boards, rendering, services
+from games.boards.babylon import names as tile_names
 from games.engines.babylon import ENGINE
 from games.engines.babylon.state import State
 from games.models import Game
@@ -266,15 +267,15 @@ def test_a_tile_is_named_by_its_material_flower_and_decorations() -> None:
     # Spec §3.3 (data.TERRACE_TILES): G09 is a blue granite tile showing a bridge, a fountain
     # and a statue; the starting tiles show all four symbols.
     with translation.override("en"):
-        assert BOARD.names.tile_name("G09") == (
+        assert tile_names.tile_name("G09") == (
             "a granite tile (blue flower; bridge, fountain, statue)"
         )
     with translation.override("hu"):
-        assert BOARD.names.tile_name("S-orange") == (
+        assert tile_names.tile_name("S-orange") == (
             "a kezdő teraszlapka (narancssárga virág; lépcső, szökőkút, híd, szobor)"
         )
     with translation.override("pl"):
-        assert BOARD.names.tile_name("C13").startswith("kafelek z gliny (kwiat biały; schody, most")
+        assert tile_names.tile_name("C13").startswith("kafelek z gliny (kwiat biały; schody, most")
 
 
 # Spec §2.10: a statue scores its level, a fountain and a bridge 3 per level, stairs the

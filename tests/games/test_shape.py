@@ -1,8 +1,10 @@
 """DESIGN.md principle 6: a game lives in its own places, and nothing generic names a game.
 
-A game's own places are its engine folder (games/engines/<pkg>/), its board module
-(games/boards/<pkg>.py), its templates (templates/games/<pkg>/), its rulebook folder and its
-static files named after it; the engine registry holds its one line. Everything else (the
+A game's own places are its engine folder (games/engines/<pkg>/), its board package
+(games/boards/<pkg>), its bot package (games/bots/<pkg>/), its templates
+(templates/games/<pkg>/), its rulebook folder and its static files named after it; the
+registry (games/registry.py) holds its one entry. `tests/games/test_registry.py` checks that
+every registered game fills the registry's Protocols. Everything else (the
 services, views, consumers, rendering, messages, forms, catalogue, base templates and
 scripts) must work for any game, so it may not mention one by slug or package name.
 """
@@ -19,7 +21,7 @@ from games import boards
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = ("games", "accounts", "config", "rulebooks")
-REGISTRY = {ROOT / "games" / "engines" / "__init__.py"}
+REGISTRY = {ROOT / "games" / "registry.py"}
 
 
 def game_names() -> list[str]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from games.engines.akropolis import data, hexes, placement, scoring, state, view
 from games.engines.akropolis.state import OVER, PLACE, TAKE, City, Options, State
-from games.engines.base import IllegalMove, Rng, move_type, require_integers
+from games.engines.base import EngineDefaults, IllegalMove, Rng, move_type, require_integers
 
 # Move types (DESIGN: a turn with several steps is several moves).
 TAKE_TILE = "take_tile"
@@ -17,7 +17,7 @@ _MOVE_KEYS = {TAKE_TILE: ("index",), PLACE_TILE: ("q", "r", "rotation")}
 _PHASE_OF_MOVE = {TAKE_TILE: TAKE, PLACE_TILE: PLACE}
 
 
-class Akropolis:
+class Akropolis(EngineDefaults):
     slug = "akropolis"
     name = "Akropolis"
     min_players = data.MIN_PLAYERS

@@ -32,7 +32,7 @@ from games.engines.babylon.moves import (
 )
 from games.engines.babylon.state import BUILD, OVER, REMOVE, Board, State, Supply, Turn
 from games.engines.babylon.state import DIG as DIG_PHASE
-from games.engines.base import IllegalMove, Rng
+from games.engines.base import EngineDefaults, IllegalMove, Rng
 
 _PHASE_OF_MOVE = {
     REMOVE_CLAY: REMOVE,
@@ -45,12 +45,13 @@ _PHASE_OF_MOVE = {
 _ASKS = {REMOVE: "remove a clay tile", DIG_PHASE: "dig", BUILD: "build or end the turn"}
 
 
-class Babylon:
+class Babylon(EngineDefaults):
     slug = "babylon"
     name = "Babylon"
     min_players = data.MIN_PLAYERS
     max_players = data.MAX_PLAYERS
     move_types = MOVE_TYPES
+    reveals_steps = True
 
     def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
         if type(players) is not int or not data.MIN_PLAYERS <= players <= data.MAX_PLAYERS:

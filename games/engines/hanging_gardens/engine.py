@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from games.engines.base import IllegalMove, Rng, move_type, require_integers
+from games.engines.base import EngineDefaults, IllegalMove, Rng, move_type, require_integers
 from games.engines.hanging_gardens import data, garden, scoring, state, view
 from games.engines.hanging_gardens.garden import Garden
 from games.engines.hanging_gardens.grid import SHAPES, in_bounds, pack
@@ -49,12 +49,13 @@ _PHASE_OF_MOVE = {
 _ASKS = {PLACE: "place a building card", TEMPLE: "place a temple or skip", TILE: "take a tile"}
 
 
-class HangingGardens:
+class HangingGardens(EngineDefaults):
     slug = "hanging-gardens"
     name = "The Hanging Gardens"
     min_players = data.MIN_PLAYERS
     max_players = data.MAX_PLAYERS
     move_types = MOVE_TYPES
+    reveals_steps = True
 
     def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
         if type(players) is not int or not data.MIN_PLAYERS <= players <= data.MAX_PLAYERS:

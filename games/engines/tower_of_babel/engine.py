@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import IllegalMove, Rng, move_type
+from games.engines.base import EngineDefaults, IllegalMove, Rng, move_type
 from games.engines.tower_of_babel import data, legal, scoring, state, table, view
 from games.engines.tower_of_babel.state import (
     DOUBLE_TURN,
@@ -83,12 +83,13 @@ _PASS_MOVE = {"type": PASS}
 _ABANDON_MOVE = {"type": ABANDON}
 
 
-class TowerOfBabel:
+class TowerOfBabel(EngineDefaults):
     slug = "tower-of-babel"
     name = "Tower of Babel"
     min_players = data.MIN_PLAYERS
     max_players = data.MAX_PLAYERS
     move_types = MOVE_TYPES
+    reveals_steps = True
 
     def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
         if type(players) is not int or not data.MIN_PLAYERS <= players <= data.MAX_PLAYERS:

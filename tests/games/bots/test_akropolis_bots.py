@@ -12,7 +12,7 @@ from games import bots
 from games.bots import evaluation
 
 akropolis = pytest.importorskip("games.engines.akropolis")
-akropolis_evaluate = pytest.importorskip("games.engines.akropolis.evaluate")
+akropolis_evaluate = pytest.importorskip("games.bots.akropolis.evaluate")
 ENGINE = akropolis.ENGINE
 
 ALL_LEVELS = bots.LEVELS + bots.BOTS

@@ -11,8 +11,9 @@ import pytest
 
 from games import bots
 from games.bots import evaluation, greedy
-from games.engines.babylon import ENGINE, planner
-from games.engines.babylon import evaluate as babylon_evaluate
+from games.bots.babylon import evaluate as babylon_evaluate
+from games.bots.babylon import planner
+from games.engines.babylon import ENGINE
 from games.engines.babylon.state import State
 from games.engines.base import Rng
 
@@ -88,7 +89,7 @@ def test_a_bots_choice_does_not_depend_on_hidden_parts(level: str) -> None:
 
 def test_bots_find_the_babylon_evaluation_and_helpers() -> None:
     assert evaluation.evaluator_for(ENGINE) is babylon_evaluate.evaluate
-    module = evaluation.evaluation_module(ENGINE)
+    module = evaluation.knowledge_for(ENGINE)
     assert module.turns is babylon_evaluate.turns
     assert module.information_key is babylon_evaluate.information_key
 

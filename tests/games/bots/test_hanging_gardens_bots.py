@@ -10,9 +10,9 @@ import pytest
 
 from games import bots
 from games.bots import evaluation, turn_mcts
+from games.bots.hanging_gardens import evaluate as hg_evaluate
 from games.engines.base import Rng
 from games.engines.hanging_gardens import ENGINE
-from games.engines.hanging_gardens import evaluate as hg_evaluate
 from games.engines.hanging_gardens.state import State
 
 ALL_LEVELS = bots.LEVELS + bots.BOTS

@@ -10,7 +10,7 @@ import pytest
 
 from games import engines
 from games.bots import greedy
-from games.bots.evaluation import evaluation_module
+from games.bots.evaluation import knowledge_for
 from games.bots.review import advise, mark, review_move, thresholds
 
 ITERATIONS = 6
@@ -114,7 +114,7 @@ def test_a_clearly_worse_move_costs_more_than_the_bots_choice(slug: str) -> None
 def test_each_engine_sets_its_cost_thresholds(slug: str) -> None:
     engine = engines.get(slug)
     small, large = thresholds(engine)
-    assert (small, large) == evaluation_module(engine).REVIEW_THRESHOLDS
+    assert (small, large) == knowledge_for(engine).REVIEW_THRESHOLDS
     assert 0 < small < large
     assert mark(engine, 0) == "none"
     assert mark(engine, small) == "small"

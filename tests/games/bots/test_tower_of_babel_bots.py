@@ -11,8 +11,9 @@ import pytest
 
 from games import bots
 from games.bots import evaluation, turn_mcts
-from games.engines.tower_of_babel import ENGINE, data, estimates, table
-from games.engines.tower_of_babel import evaluate as tob_evaluate
+from games.bots.tower_of_babel import estimates
+from games.bots.tower_of_babel import evaluate as tob_evaluate
+from games.engines.tower_of_babel import ENGINE, data, table
 from games.engines.tower_of_babel.state import OFFERS, RESOLVE, TURN, State
 from tests.games.engines.tower_of_babel.positions import (
     BLUE,

@@ -13,7 +13,7 @@ from games.bots import evaluation, turn_mcts
 from tests.games.bots import toy_engine
 
 akropolis = pytest.importorskip("games.engines.akropolis")
-akropolis_evaluate = pytest.importorskip("games.engines.akropolis.evaluate")
+akropolis_evaluate = pytest.importorskip("games.bots.akropolis.evaluate")
 ENGINE = akropolis.ENGINE
 ALL_VARIANTS = ["houses", "markets", "barracks", "temples", "gardens"]
 
@@ -283,7 +283,7 @@ def test_a_view_the_plan_did_not_expect_is_searched_afresh(monkeypatch) -> None:
 
 
 def test_an_engine_may_tune_the_search_and_a_misspelt_setting_is_refused(monkeypatch) -> None:
-    module = evaluation.evaluation_module(ENGINE)
+    module = evaluation.knowledge_for(ENGINE)
     monkeypatch.setattr(module, "SEARCH", {"depth": 3, "root_width": 7}, raising=False)
     tuned = turn_mcts.settings_for(ENGINE)
     assert (tuned.depth, tuned.root_width) == (3, 7)
@@ -315,7 +315,7 @@ def test_a_fixed_number_of_iterations_stops_early_only_when_the_choice_is_settle
 
 
 def test_an_outlook_judges_the_bots_own_turns_and_evaluate_the_opponents(monkeypatch) -> None:
-    """An evaluation module's `outlook` is the hard bot's own judgement: it ranks the bot's
+    """A game's bot knowledge's `outlook` is the hard bot's own judgement: it ranks the bot's
     turns and judges the leaves, while the opponents reply by `evaluate`, as greedy does."""
     own, others, judged = [], [], []
     ranked = akropolis_evaluate.turns
@@ -332,9 +332,10 @@ def test_an_outlook_judges_the_bots_own_turns_and_evaluate_the_opponents(monkeyp
         others.append(seat)
         return ranked(state, seat, limit)
 
-    monkeypatch.setattr(akropolis_evaluate, "outlook", outlook, raising=False)
-    monkeypatch.setattr(akropolis_evaluate, "outlook_turns", outlook_turns, raising=False)
-    monkeypatch.setattr(akropolis_evaluate, "turns", turns)
+    knowledge = evaluation.knowledge_for(ENGINE)
+    monkeypatch.setattr(knowledge, "outlook", outlook)
+    monkeypatch.setattr(knowledge, "outlook_turns", outlook_turns)
+    monkeypatch.setattr(knowledge, "turns", turns)
     state = _take_phase_position(seed=4)
     seat = ENGINE.to_move(state)[0]
     turn_mcts.search(ENGINE, ENGINE.view(state, seat), seat, seed=1, iterations=12)

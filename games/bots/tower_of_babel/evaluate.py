@@ -43,10 +43,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
-from games.engines.base import Rng
-from games.engines.tower_of_babel import data, table
-from games.engines.tower_of_babel.engine import accept_options
-from games.engines.tower_of_babel.estimates import (
+from games.bots.tower_of_babel.estimates import (
     ACTION_USE,
     SET_HOPE,
     Context,
@@ -55,6 +52,9 @@ from games.engines.tower_of_babel.estimates import (
     wonder_estimate,
     wonder_shares,
 )
+from games.engines.base import Rng
+from games.engines.tower_of_babel import data, table
+from games.engines.tower_of_babel.engine import accept_options
 from games.engines.tower_of_babel.scoring import disc_set_bonus, scores, wonder_awards
 from games.engines.tower_of_babel.state import (
     OFFERS,

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from games.engines.babylon import ENGINE, data, decorations, geometry, heuristics, rules
-from games.engines.babylon.estimates import ranked_placements
+from games.bots.babylon import heuristics
+from games.bots.babylon.estimates import ranked_placements
+from games.engines.babylon import ENGINE, data, decorations, geometry, rules
 from games.engines.babylon.moves import (
     DIG,
     END_TURN,

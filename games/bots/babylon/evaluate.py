@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.babylon import planner
-from games.engines.babylon.heuristics import SCALE, evaluate, information_key
+from games.bots.babylon import planner
+from games.bots.babylon.heuristics import SCALE, evaluate, information_key
 from games.engines.babylon.state import State
 
 # The post-game review marks a decision that cost this many points (estimated) as a small,

@@ -8,7 +8,8 @@ import heapq
 from dataclasses import dataclass
 from typing import Any
 
-from games.engines.babylon import data, decorations, geometry, heuristics, placement, rules
+from games.bots.babylon import heuristics
+from games.engines.babylon import data, decorations, geometry, placement, rules
 from games.engines.babylon.moves import (
     PLACE,
 )
