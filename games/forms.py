@@ -249,14 +249,3 @@ class ImportGameForm(forms.Form):
         if not isinstance(data, dict):
             raise forms.ValidationError(_("This file is not a game exported from this site."))
         return data
-
-
-# The forms whose date and time are read in the member's zone live in their own module.
-from games.calendar_forms import (  # noqa: E402, F401
-    SEASON_MAX_DAYS,
-    GameNightForm,
-    SeasonForm,
-    TournamentForm,
-    WallClockForm,
-    aware_instant,
-)

@@ -16,7 +16,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts import search
 from games import messages as game_messages
 from games import rendering, services
-from games.forms import GameNightForm, playable_games
+from games.calendar_forms import GameNightForm
+from games.forms import playable_games
 from games.models import GameNight
 from games.services.nights import may_join
 from games.views.common import CalendarEntry, calendar_end, calendar_file, int_param

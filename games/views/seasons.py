@@ -14,8 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import seasons
-from games.calendar_forms import overlap_text
-from games.forms import SeasonForm
+from games.calendar_forms import SeasonForm, overlap_text
 from games.models import Season
 
 PERMISSION = "games.manage_seasons"

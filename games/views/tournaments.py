@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import messages as game_messages
 from games import rendering
-from games.forms import TournamentForm
+from games.calendar_forms import TournamentForm
 from games.models import Tournament, TournamentEntry
 from games.pairing import TIEBREAKS
 from games.services import GameError, tournaments

@@ -18,7 +18,7 @@ from accounts import mail
 from accounts.models import Notification, User
 from accounts.services import notify
 from games import services
-from games.forms import aware_instant
+from games.calendar_forms import aware_instant
 from games.models import GameNight, GameNightPlayer
 from tests.conftest import make_user
 
