@@ -2,7 +2,7 @@
 
 With no variables at all the site runs on embedded defaults: SQLite under ``var/``, Celery on
 kombu's filesystem transport under ``var/celery/`` and a channel layer that relays group
-messages between processes through a small SQLite file (see ``config/channel_layers.py``).
+messages between processes through a small SQLite file (see ``infra/channel_layers.py``).
 ``DATABASE_URL`` switches to PostgreSQL (psycopg 3) and ``REDIS_URL`` to Redis for Celery, the
 channel layer and the cache.
 """
@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from config import secret_key
+from infra import secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # pytest sets PYTEST_VERSION for the session and the processes it starts (worker, server):
@@ -115,7 +115,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "config.middleware.RefuseNulCharacters",
+    "infra.middleware.RefuseNulCharacters",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -124,11 +124,11 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "config.middleware.MethodNotAllowedPage",
+    "infra.middleware.MethodNotAllowedPage",
 ]
 
 ROOT_URLCONF = "config.urls"
-CSRF_FAILURE_VIEW = "config.views.csrf_failure"
+CSRF_FAILURE_VIEW = "infra.views.csrf_failure"
 ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
@@ -143,7 +143,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.notifications",
-                "config.context_processors.club",
+                "infra.context_processors.club",
             ],
         },
     },
@@ -222,17 +222,17 @@ AUTHENTICATION_BACKENDS = [
 REDIS_URL = env_str("REDIS_URL")
 REDIS_READ_TIMEOUT = 15.0  # seconds; see the channel layer below
 # The longest a request waits for Redis (the cache); live hints are sent after the response
-# (config/announce.py), Celery tasks from a thread of their own (games/outbox.py).
+# (infra/announce.py), Celery tasks from a thread of their own (games/outbox.py).
 REDIS_REQUEST_TIMEOUT = 0.2
 
 if REDIS_URL:
     CACHES = {
         "default": {
-            # Falls back to each process's memory while Redis is down (config/cache.py).
-            "BACKEND": "config.cache.RedisCacheWithFallback",
+            # Falls back to each process's memory while Redis is down (infra/cache.py).
+            "BACKEND": "infra.cache.RedisCacheWithFallback",
             "LOCATION": REDIS_URL,
             # A cache answer takes a millisecond; a request must not hang on a Redis that is
-            # unreachable or paused: past this it uses the process's memory (config/cache.py).
+            # unreachable or paused: past this it uses the process's memory (infra/cache.py).
             "OPTIONS": {
                 "socket_connect_timeout": REDIS_REQUEST_TIMEOUT,
                 "socket_timeout": REDIS_REQUEST_TIMEOUT,
@@ -272,7 +272,7 @@ else:
     }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "config.channel_layers.EmbeddedChannelLayer",
+            "BACKEND": "infra.channel_layers.EmbeddedChannelLayer",
             "CONFIG": {
                 "path": env_str(
                     "CHANNELS_RELAY_PATH",
@@ -305,12 +305,12 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker rides out a broker outage of any length: it reconnects with no limit on the attempts,
-# and puts back the tasks it held (config/celery_consumer.py).
+# and puts back the tasks it held (infra/celery_consumer.py).
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
-CELERY_WORKER_CONSUMER = "config.celery_consumer:RecoveringConsumer"
+CELERY_WORKER_CONSUMER = "infra.celery_consumer:RecoveringConsumer"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-# Two queues, each consumed by its own worker processes (config/workers.py): `play` holds what
+# Two queues, each consumed by its own worker processes (infra/workers.py): `play` holds what
 # a game in play waits for (bot turns, the end of a game, the rescues, game nights, notices),
 # `heavy` the searches a member asks for (reviews, hints). A bot's turn never waits behind a
 # review. Every task is named here; one left out goes to `heavy`, never in front of a bot.
@@ -364,9 +364,9 @@ BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 1.0)  # seconds between a move and 
 # (games/consumers.py); `manage.py bench_live` and the load test turn it on to print where the
 # time goes...
 LIVE_TRACE = env_bool("LIVE_TRACE", False)
-# ... and every answer carries a Server-Timing header with its own hops (config/timing.py).
+# ... and every answer carries a Server-Timing header with its own hops (infra/timing.py).
 if LIVE_TRACE:
-    MIDDLEWARE.insert(0, "config.timing.ServerTiming")
+    MIDDLEWARE.insert(0, "infra.timing.ServerTiming")
 TURN_TIMEOUT = env_float("TURN_TIMEOUT", 24 * 3600)  # seconds before a bot takes over a seat
 # Clocks (games/services/clocks.py): a member is warned this many seconds before the clock of
 # a game with a time control runs out, and may take this many vacation days a calendar year.
@@ -450,7 +450,7 @@ ACCOUNT_PRESERVE_USERNAME_CASING = False
 EMAIL_BACKEND_DEFAULT = (
     "django.core.mail.backends.smtp.EmailBackend"
     if env_str("EMAIL_HOST")
-    else "config.mail.ConsoleEmailBackend"
+    else "infra.mail.ConsoleEmailBackend"
 )
 MAILERS: dict[str, dict] = {
     "default": {"BACKEND": env_str("EMAIL_BACKEND", EMAIL_BACKEND_DEFAULT), "OPTIONS": {}}

@@ -61,8 +61,8 @@ def test_embedded_defaults_use_sqlite_filesystem_broker_and_relay_layer(tmp_path
     loaded = json.loads(result.stdout)
     assert loaded["db"] == "django.db.backends.sqlite3"
     assert loaded["db_name"].startswith(str(tmp_path / "var"))
-    assert loaded["layer"] == "config.channel_layers.EmbeddedChannelLayer"
-    assert loaded["broker"] == "clubfs://"  # kombu's filesystem transport (config/fs_transport.py)
+    assert loaded["layer"] == "infra.channel_layers.EmbeddedChannelLayer"
+    assert loaded["broker"] == "clubfs://"  # kombu's filesystem transport (infra/fs_transport.py)
 
 
 def test_embedded_defaults_migrate_and_query_without_any_server(tmp_path: Path) -> None:
@@ -98,7 +98,7 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis(tmp_path: Path) ->
     assert loaded["db_name"] == "club"
     assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
     assert loaded["broker"] == "redis://cache.invalid:6379/0"
-    assert loaded["cache"] == "config.cache.RedisCacheWithFallback"
+    assert loaded["cache"] == "infra.cache.RedisCacheWithFallback"
 
 
 PRODUCTION_SECRET = "x" * 20 + "-a-long-and-random-production-secret-" + "y" * 20

@@ -11,7 +11,7 @@ from games.management.livestack import CpuSample
 
 def test_processes_are_told_apart_by_their_command_line() -> None:
     kind = livestack.process_kind
-    assert kind("/work/.venv/bin/python -m config.serve --port 8001", 1) == "ASGI servers"
+    assert kind("/work/.venv/bin/python -m infra.serve --port 8001", 1) == "ASGI servers"
     assert kind("/work/.venv/bin/uvicorn --host 127.0.0.1 config.asgi:application", 1) == (
         "ASGI servers"
     )
