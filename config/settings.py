@@ -5,6 +5,9 @@ kombu's filesystem transport under ``var/celery/`` and a channel layer that rela
 messages between processes through a small SQLite file (see ``infra/channel_layers.py``).
 ``DATABASE_URL`` switches to PostgreSQL (psycopg 3) and ``REDIS_URL`` to Redis for Celery, the
 channel layer and the cache.
+
+Reading this module changes nothing outside it: the folders it names are made when Django
+starts (``infra/apps.py``). The tests' own choices are in ``config/settings_test.py``.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import operator
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -23,13 +27,6 @@ from redis.backoff import NoBackoff
 from infra import secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-# pytest sets PYTEST_VERSION for the session and the processes it starts (worker, server):
-# they then share the test database and test queues, never the ones of `make run`.
-TESTING = bool(os.environ.get("PYTEST_VERSION"))
-if TESTING and not os.environ.get("VAR_DIR"):
-    # Each test run gets files of its own (SQLite, queues, cache), handed on to the worker
-    # and server processes it starts through the environment; two runs never share them.
-    os.environ["VAR_DIR"] = str(BASE_DIR / "var" / "test-runs" / str(os.getpid()))
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 
 
@@ -104,6 +101,7 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "infra",
     "accounts",
     "rulebooks",
     "games",
@@ -181,9 +179,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": env_str(
-                "SQLITE_PATH", str(VAR_DIR / ("test-db.sqlite3" if TESTING else "db.sqlite3"))
-            ),
+            "NAME": env_str("SQLITE_PATH", str(VAR_DIR / "db.sqlite3")),
             "OPTIONS": {
                 # WAL lets the server read while the worker writes; IMMEDIATE makes every
                 # transaction take the write lock up front, which serialises moves on SQLite
@@ -192,8 +188,6 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 30,
             },
-            # A file, not :memory:, so worker and server processes started by tests share it.
-            "TEST": {"NAME": str(VAR_DIR / "test-db.sqlite3")},
         }
     }
 USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
@@ -208,10 +202,6 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-if TESTING:
-    # Creating the cast of test members would otherwise cost a second each.
-    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
@@ -220,6 +210,19 @@ AUTHENTICATION_BACKENDS = [
 # --- Redis: cache, channel layer, Celery -----------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL")
+
+
+def filesystem_broker_options(folder: Path) -> dict[str, Any]:
+    """The embedded broker's folders (made at start-up: infra/apps.py): the messages in
+    `queue`, the workers' control messages in `control`; the results go to `results`."""
+    return {
+        "data_folder_in": str(folder / "queue"),
+        "data_folder_out": str(folder / "queue"),
+        "control_folder": str(folder / "control"),
+        "store_processed": False,
+    }
+
+
 REDIS_READ_TIMEOUT = 15.0  # seconds; see the channel layer below
 # The longest a request waits for Redis (the cache); live hints are sent after the response
 # (infra/announce.py), Celery tasks from a thread of their own (games/outbox.py).
@@ -273,26 +276,12 @@ else:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "infra.channel_layers.EmbeddedChannelLayer",
-            "CONFIG": {
-                "path": env_str(
-                    "CHANNELS_RELAY_PATH",
-                    str(VAR_DIR / ("test-channels.sqlite3" if TESTING else "channels.sqlite3")),
-                )
-            },
+            "CONFIG": {"path": env_str("CHANNELS_RELAY_PATH", str(VAR_DIR / "channels.sqlite3"))},
         }
     }
-    CELERY_FS_DIR = Path(
-        env_str("CELERY_FS_DIR", str(VAR_DIR / ("test-celery" if TESTING else "celery")))
-    )
-    for _folder in ("queue", "control", "results"):
-        (CELERY_FS_DIR / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_FS_DIR = Path(env_str("CELERY_FS_DIR", str(VAR_DIR / "celery")))
     CELERY_BROKER_URL = "clubfs://"  # kombu's filesystem transport, messages appearing whole
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(CELERY_FS_DIR / "queue"),
-        "data_folder_out": str(CELERY_FS_DIR / "queue"),
-        "control_folder": str(CELERY_FS_DIR / "control"),
-        "store_processed": False,
-    }
+    CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(CELERY_FS_DIR)
     CELERY_RESULT_BACKEND = f"file://{CELERY_FS_DIR / 'results'}"
     CELERY_BEAT_SCHEDULE_FILENAME = str(CELERY_FS_DIR / "beat-schedule")
 
@@ -354,8 +343,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
 CELERY_BEAT_SCHEDULE["run_game_nights"] = {"task": "games.tasks.run_game_nights", "schedule": 30.0}
 # Tournaments: each round starts at its time once the round before is over.
 CELERY_BEAT_SCHEDULE["run_tournaments"] = {"task": "games.tasks.run_tournaments", "schedule": 30.0}
-# Search budget per bot level: seconds, or {"iterations": n}; tests keep the hard bot quick.
-BOT_BUDGETS: dict[str, object] = {"hard": env_float("TEST_HARD_BUDGET", 0.05)} if TESTING else {}
+# Search budget per bot level: seconds, or {"iterations": n}; none: each level's own default.
+BOT_BUDGETS: dict[str, object] = {}
 
 # --- Games ------------------------------------------------------------------------------------
 
@@ -377,7 +366,7 @@ VACATION_DAYS = int(env_float("VACATION_DAYS", 20))
 HINTS_PER_TURN = int(env_float("HINTS_PER_TURN", 3))
 HINTS_PER_HOUR = int(env_float("HINTS_PER_HOUR", 20))
 # Search iterations per decision of a post-game review (games/services/review.py).
-REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 2 if TESTING else 8))
+REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 8))
 # A member is ranked in a season's standings of a game after this many of its rated games
 # there (games/seasons.py); with fewer they are listed apart, "not yet ranked".
 SEASON_MIN_GAMES = int(env_float("SEASON_MIN_GAMES", 5))
@@ -404,7 +393,6 @@ LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [
     BASE_DIR / "static",
     ("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist"),
@@ -512,5 +500,3 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
-
-VAR_DIR.mkdir(parents=True, exist_ok=True)

@@ -105,7 +105,7 @@ def process_env(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory)
         env["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + str(db["NAME"])
     else:
         env["SQLITE_PATH"] = str(db["NAME"])
-    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings_test"
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # servers must keep the async safety check
     env["BOT_MOVE_DELAY"] = os.environ.get("BOT_MOVE_DELAY", "0")
     env["PYTHONUNBUFFERED"] = "1"
@@ -223,7 +223,7 @@ def start_server(
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Remove this run's own files (config/settings.py gives each run a VAR_DIR of its own)."""
+    """Remove this run's own files (config/settings_test.py gives each run a VAR_DIR of its own)."""
     var_dir = Path(settings.VAR_DIR)
     if var_dir.parent.name == "test-runs" and var_dir.name == str(os.getpid()):
         shutil.rmtree(var_dir, ignore_errors=True)

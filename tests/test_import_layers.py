@@ -130,7 +130,8 @@ def test_infra_imports_none_of_the_apps() -> None:
 
 
 def test_config_is_wiring_only() -> None:
-    """`config/` holds the settings, the URLs, the ASGI and Celery apps and the websocket
-    routing; what the apps use lives in `infra/` or in the apps."""
+    """`config/` holds the settings (the site's, and the tests' over them), the URLs, the ASGI
+    and Celery apps and the websocket routing; what the apps use lives in `infra/` or in the
+    apps."""
     modules = {path.stem for path in (ROOT / "config").glob("*.py")}
-    assert modules == {"__init__", "settings", "urls", "asgi", "celery", "routing"}
+    assert modules == {"__init__", "settings", "settings_test", "urls", "asgi", "celery", "routing"}
