@@ -244,3 +244,16 @@ def test_make_runs_processes_start_on_the_sites_settings(tmp_path: Path) -> None
         )
         assert result.returncode == 0, result.stderr
         assert result.stdout.strip().splitlines()[-1] == "config.settings", program
+
+
+def test_the_site_runs_without_daphne_and_twisted(tmp_path: Path) -> None:
+    """The site is served by uvicorn (infra/serve.py); daphne is only one of the servers the
+    benchmark can start as a program of its own, so the site's processes load neither daphne
+    nor the Twisted reactor it installs on import."""
+    code = (
+        "import sys, django; django.setup(); import config.asgi, config.celery; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'daphne', 'twisted'}))"
+    )
+    result = run_python(code, clean_env(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
