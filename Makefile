@@ -34,35 +34,35 @@ node_modules/.installed: package.json
 
 # `make run` serves the club as production does, over plain HTTP (docs/operations.md, "`make run` is the
 # club's server too"): Django's debug pages off (DEBUG=1 turns them on), a secret key made once
-# in var/, the names HOST is reached by (config/hosts.py), Secure cookies only with HTTPS=1.
+# in var/, the names HOST is reached by (infra/hosts.py), Secure cookies only with HTTPS=1.
 run: export DEBUG ?= 0
 run: export HTTPS ?= 0
 run: export SECRET_KEY_FILE ?= $(CURDIR)/var/secret_key
-run: export ALLOWED_HOSTS ?= $(shell $(or $(BASE_PYTHON),python3) config/hosts.py $(HOST))
+run: export ALLOWED_HOSTS ?= $(shell $(or $(BASE_PYTHON),python3) infra/hosts.py $(HOST))
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py import_rulebooks
 	$(PY) manage.py create_demo
 	@echo "Serving on http://$(HOST):$(PORT)/ with two Celery workers (play, with beat; heavy). Ctrl-C stops all."
-	@# The server (config/serve.py: uvicorn) runs in the foreground so Ctrl-C reaches it (a
+	@# The server (infra/serve.py: uvicorn) runs in the foreground so Ctrl-C reaches it (a
 	@# shell script's background jobs ignore SIGINT); when it ends, for whatever reason, the workers
 	@# are stopped too. A worker that exits by itself is started again after 5 s, as a supervisor
-	@# does in production. config/workers.py: `play` takes bot turns, `heavy` reviews and hints.
+	@# does in production. infra/workers.py: `play` takes bot turns, `heavy` reviews and hints.
 	@( trap 'kill $$pid 2>/dev/null; wait $$pid; exit 0' TERM; \
 	  while true; do \
-	    $(PY) -m config.workers play --beat --loglevel=WARNING --concurrency=2 & \
+	    $(PY) -m infra.workers play --beat --loglevel=WARNING --concurrency=2 & \
 	    pid=$$!; wait $$pid; \
 	    echo "The play worker exited (status $$?); starting it again in 5 s."; sleep 5 & wait $$!; \
 	  done ) & \
 	  play=$$!; \
 	  ( trap 'kill $$pid 2>/dev/null; wait $$pid; exit 0' TERM; \
 	  while true; do \
-	    $(PY) -m config.workers heavy --loglevel=WARNING & \
+	    $(PY) -m infra.workers heavy --loglevel=WARNING & \
 	    pid=$$!; wait $$pid; \
 	    echo "The heavy worker exited (status $$?); starting it again in 5 s."; sleep 5 & wait $$!; \
 	  done ) & \
 	  heavy=$$!; trap 'kill $$play $$heavy 2>/dev/null; wait $$play $$heavy' EXIT; \
-	  $(PY) -m config.serve --host $(HOST) --port $(PORT)
+	  $(PY) -m infra.serve --host $(HOST) --port $(PORT)
 
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -9,7 +9,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
-from config import announce
+from infra import announce
 
 
 def user_group(user_id: int) -> str:

@@ -26,7 +26,7 @@ from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
 from accounts.broadcast import user_group
-from config import announce
+from infra import announce
 
 SESSIONS_GROUP = "sessions"
 

@@ -1,4 +1,4 @@
-"""ASGI entry point: Django for HTTP, Channels for websockets (served as config/serve.py says)."""
+"""ASGI entry point: Django for HTTP, Channels for websockets (served as infra/serve.py says)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from config import announce, timing  # noqa: E402
-from config.middleware import RefuseNulSockets  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from infra import announce, timing  # noqa: E402
+from infra.middleware import RefuseNulSockets  # noqa: E402
 
 router = ProtocolTypeRouter(
     {

@@ -12,8 +12,8 @@ from kombu.transport import TRANSPORT_ALIASES
 logger = logging.getLogger(__name__)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-# The embedded broker (config/fs_transport.py), named in CELERY_BROKER_URL as clubfs://.
-TRANSPORT_ALIASES["clubfs"] = "config.fs_transport:Transport"
+# The embedded broker (infra/fs_transport.py), named in CELERY_BROKER_URL as clubfs://.
+TRANSPORT_ALIASES["clubfs"] = "infra.fs_transport:Transport"
 
 # DjangoTask gives every task ``delay_on_commit``/``apply_async_on_commit``, so a worker never
 # reads a row before the transaction that wrote it has committed.
@@ -25,8 +25,8 @@ app.autodiscover_tasks()
 @worker_init.connect
 def _publish_from_own_loop(**kwargs: object) -> None:
     """A worker sends its live hints through one long-lived loop and connection
-    (config/announce.py); forked children inherit the choice and make their own loop."""
-    from config import announce
+    (infra/announce.py); forked children inherit the choice and make their own loop."""
+    from infra import announce
 
     announce.publish_from_own_loop()
 

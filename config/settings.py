@@ -2,9 +2,12 @@
 
 With no variables at all the site runs on embedded defaults: SQLite under ``var/``, Celery on
 kombu's filesystem transport under ``var/celery/`` and a channel layer that relays group
-messages between processes through a small SQLite file (see ``config/channel_layers.py``).
+messages between processes through a small SQLite file (see ``infra/channel_layers.py``).
 ``DATABASE_URL`` switches to PostgreSQL (psycopg 3) and ``REDIS_URL`` to Redis for Celery, the
 channel layer and the cache.
+
+Reading this module changes nothing outside it: the folders it names are made when Django
+starts (``infra/apps.py``). The tests' own choices are in ``config/settings_test.py``.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import operator
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -20,16 +24,9 @@ from django.utils.translation import gettext_lazy as _
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from config import secret_key
+from infra import secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-# pytest sets PYTEST_VERSION for the session and the processes it starts (worker, server):
-# they then share the test database and test queues, never the ones of `make run`.
-TESTING = bool(os.environ.get("PYTEST_VERSION"))
-if TESTING and not os.environ.get("VAR_DIR"):
-    # Each test run gets files of its own (SQLite, queues, cache), handed on to the worker
-    # and server processes it starts through the environment; two runs never share them.
-    os.environ["VAR_DIR"] = str(BASE_DIR / "var" / "test-runs" / str(os.getpid()))
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 
 
@@ -92,7 +89,6 @@ if not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -104,6 +100,7 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "infra",
     "accounts",
     "rulebooks",
     "games",
@@ -115,7 +112,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "config.middleware.RefuseNulCharacters",
+    "infra.middleware.RefuseNulCharacters",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -124,11 +121,11 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "config.middleware.MethodNotAllowedPage",
+    "infra.middleware.MethodNotAllowedPage",
 ]
 
 ROOT_URLCONF = "config.urls"
-CSRF_FAILURE_VIEW = "config.views.csrf_failure"
+CSRF_FAILURE_VIEW = "infra.views.csrf_failure"
 ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
@@ -143,7 +140,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.notifications",
-                "config.context_processors.club",
+                "infra.context_processors.club",
             ],
         },
     },
@@ -181,9 +178,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": env_str(
-                "SQLITE_PATH", str(VAR_DIR / ("test-db.sqlite3" if TESTING else "db.sqlite3"))
-            ),
+            "NAME": env_str("SQLITE_PATH", str(VAR_DIR / "db.sqlite3")),
             "OPTIONS": {
                 # WAL lets the server read while the worker writes; IMMEDIATE makes every
                 # transaction take the write lock up front, which serialises moves on SQLite
@@ -192,8 +187,6 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 30,
             },
-            # A file, not :memory:, so worker and server processes started by tests share it.
-            "TEST": {"NAME": str(VAR_DIR / "test-db.sqlite3")},
         }
     }
 USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
@@ -208,10 +201,6 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-if TESTING:
-    # Creating the cast of test members would otherwise cost a second each.
-    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
@@ -220,19 +209,32 @@ AUTHENTICATION_BACKENDS = [
 # --- Redis: cache, channel layer, Celery -----------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL")
+
+
+def filesystem_broker_options(folder: Path) -> dict[str, Any]:
+    """The embedded broker's folders (made at start-up: infra/apps.py): the messages in
+    `queue`, the workers' control messages in `control`; the results go to `results`."""
+    return {
+        "data_folder_in": str(folder / "queue"),
+        "data_folder_out": str(folder / "queue"),
+        "control_folder": str(folder / "control"),
+        "store_processed": False,
+    }
+
+
 REDIS_READ_TIMEOUT = 15.0  # seconds; see the channel layer below
 # The longest a request waits for Redis (the cache); live hints are sent after the response
-# (config/announce.py), Celery tasks from a thread of their own (games/outbox.py).
+# (infra/announce.py), Celery tasks from a thread of their own (games/outbox.py).
 REDIS_REQUEST_TIMEOUT = 0.2
 
 if REDIS_URL:
     CACHES = {
         "default": {
-            # Falls back to each process's memory while Redis is down (config/cache.py).
-            "BACKEND": "config.cache.RedisCacheWithFallback",
+            # Falls back to each process's memory while Redis is down (infra/cache.py).
+            "BACKEND": "infra.cache.RedisCacheWithFallback",
             "LOCATION": REDIS_URL,
             # A cache answer takes a millisecond; a request must not hang on a Redis that is
-            # unreachable or paused: past this it uses the process's memory (config/cache.py).
+            # unreachable or paused: past this it uses the process's memory (infra/cache.py).
             "OPTIONS": {
                 "socket_connect_timeout": REDIS_REQUEST_TIMEOUT,
                 "socket_timeout": REDIS_REQUEST_TIMEOUT,
@@ -272,27 +274,13 @@ else:
     }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "config.channel_layers.EmbeddedChannelLayer",
-            "CONFIG": {
-                "path": env_str(
-                    "CHANNELS_RELAY_PATH",
-                    str(VAR_DIR / ("test-channels.sqlite3" if TESTING else "channels.sqlite3")),
-                )
-            },
+            "BACKEND": "infra.channel_layers.EmbeddedChannelLayer",
+            "CONFIG": {"path": env_str("CHANNELS_RELAY_PATH", str(VAR_DIR / "channels.sqlite3"))},
         }
     }
-    CELERY_FS_DIR = Path(
-        env_str("CELERY_FS_DIR", str(VAR_DIR / ("test-celery" if TESTING else "celery")))
-    )
-    for _folder in ("queue", "control", "results"):
-        (CELERY_FS_DIR / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_FS_DIR = Path(env_str("CELERY_FS_DIR", str(VAR_DIR / "celery")))
     CELERY_BROKER_URL = "clubfs://"  # kombu's filesystem transport, messages appearing whole
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(CELERY_FS_DIR / "queue"),
-        "data_folder_out": str(CELERY_FS_DIR / "queue"),
-        "control_folder": str(CELERY_FS_DIR / "control"),
-        "store_processed": False,
-    }
+    CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(CELERY_FS_DIR)
     CELERY_RESULT_BACKEND = f"file://{CELERY_FS_DIR / 'results'}"
     CELERY_BEAT_SCHEDULE_FILENAME = str(CELERY_FS_DIR / "beat-schedule")
 
@@ -305,12 +293,12 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker rides out a broker outage of any length: it reconnects with no limit on the attempts,
-# and puts back the tasks it held (config/celery_consumer.py).
+# and puts back the tasks it held (infra/celery_consumer.py).
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
-CELERY_WORKER_CONSUMER = "config.celery_consumer:RecoveringConsumer"
+CELERY_WORKER_CONSUMER = "infra.celery_consumer:RecoveringConsumer"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-# Two queues, each consumed by its own worker processes (config/workers.py): `play` holds what
+# Two queues, each consumed by its own worker processes (infra/workers.py): `play` holds what
 # a game in play waits for (bot turns, the end of a game, the rescues, game nights, notices),
 # `heavy` the searches a member asks for (reviews, hints). A bot's turn never waits behind a
 # review. Every task is named here; one left out goes to `heavy`, never in front of a bot.
@@ -354,8 +342,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
 CELERY_BEAT_SCHEDULE["run_game_nights"] = {"task": "games.tasks.run_game_nights", "schedule": 30.0}
 # Tournaments: each round starts at its time once the round before is over.
 CELERY_BEAT_SCHEDULE["run_tournaments"] = {"task": "games.tasks.run_tournaments", "schedule": 30.0}
-# Search budget per bot level: seconds, or {"iterations": n}; tests keep the hard bot quick.
-BOT_BUDGETS: dict[str, object] = {"hard": env_float("TEST_HARD_BUDGET", 0.05)} if TESTING else {}
+# Search budget per bot level: seconds, or {"iterations": n}; none: each level's own default.
+BOT_BUDGETS: dict[str, object] = {}
 
 # --- Games ------------------------------------------------------------------------------------
 
@@ -364,9 +352,9 @@ BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 1.0)  # seconds between a move and 
 # (games/consumers.py); `manage.py bench_live` and the load test turn it on to print where the
 # time goes...
 LIVE_TRACE = env_bool("LIVE_TRACE", False)
-# ... and every answer carries a Server-Timing header with its own hops (config/timing.py).
+# ... and every answer carries a Server-Timing header with its own hops (infra/timing.py).
 if LIVE_TRACE:
-    MIDDLEWARE.insert(0, "config.timing.ServerTiming")
+    MIDDLEWARE.insert(0, "infra.timing.ServerTiming")
 TURN_TIMEOUT = env_float("TURN_TIMEOUT", 24 * 3600)  # seconds before a bot takes over a seat
 # Clocks (games/services/clocks.py): a member is warned this many seconds before the clock of
 # a game with a time control runs out, and may take this many vacation days a calendar year.
@@ -380,7 +368,7 @@ TOURNAMENT_REMINDER = env_float("TOURNAMENT_REMINDER", 3600)
 HINTS_PER_TURN = int(env_float("HINTS_PER_TURN", 3))
 HINTS_PER_HOUR = int(env_float("HINTS_PER_HOUR", 20))
 # Search iterations per decision of a post-game review (games/services/review.py).
-REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 2 if TESTING else 8))
+REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 8))
 # A member is ranked in a season's standings of a game after this many of its rated games
 # there (games/seasons.py); with fewer they are listed apart, "not yet ranked".
 SEASON_MIN_GAMES = int(env_float("SEASON_MIN_GAMES", 5))
@@ -410,7 +398,6 @@ LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [
     BASE_DIR / "static",
     ("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist"),
@@ -456,7 +443,7 @@ ACCOUNT_PRESERVE_USERNAME_CASING = False
 EMAIL_BACKEND_DEFAULT = (
     "django.core.mail.backends.smtp.EmailBackend"
     if env_str("EMAIL_HOST")
-    else "config.mail.ConsoleEmailBackend"
+    else "infra.mail.ConsoleEmailBackend"
 )
 MAILERS: dict[str, dict] = {
     "default": {"BACKEND": env_str("EMAIL_BACKEND", EMAIL_BACKEND_DEFAULT), "OPTIONS": {}}
@@ -518,5 +505,3 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
-
-VAR_DIR.mkdir(parents=True, exist_ok=True)

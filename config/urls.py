@@ -5,10 +5,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.signup import padded_signup
-from config import views
+from games.views.home import home
+from infra import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/signup/", padded_signup, name="account_signup"),  # before allauth's own
     path("accounts/", include("allauth.urls")),
@@ -19,10 +20,10 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 
-handler400 = "config.views.bad_request"
-handler403 = "config.views.permission_denied"
-handler404 = "config.views.page_not_found"
-handler500 = "config.views.server_error"
+handler400 = "infra.views.bad_request"
+handler403 = "infra.views.permission_denied"
+handler404 = "infra.views.page_not_found"
+handler500 = "infra.views.server_error"
 
 if settings.DEBUG:
     urlpatterns += [path("404/", views.page_not_found, {"exception": None})]

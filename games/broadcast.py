@@ -12,7 +12,7 @@ import time
 
 from channels.layers import get_channel_layer
 
-from config import announce
+from infra import announce
 
 LOBBY_GROUP = "lobby"
 
@@ -27,7 +27,7 @@ def notify_lobby_changed() -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    # Sent after the response in a server process (config/announce.py).
+    # Sent after the response in a server process (infra/announce.py).
     announce.send(
         layer, LOBBY_GROUP, {"type": "lobby.changed"}, "a change of the lobby", supersedes=True
     )

@@ -29,7 +29,7 @@ def _section(book: Rulebook, lang: str, key: str) -> Section:
 
 
 def _forbidden() -> HttpResponse:
-    """Refuse a member who is not an editor: the site's 403 page says why (config.views)."""
+    """Refuse a member who is not an editor: the site's 403 page says why (infra.views)."""
     raise PermissionDenied(_("Only rulebook editors can change the rules."))
 
 

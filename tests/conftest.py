@@ -18,7 +18,7 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 
 from accounts.models import User
-from config import serve, workers
+from infra import serve, workers
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -105,7 +105,7 @@ def process_env(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory)
         env["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + str(db["NAME"])
     else:
         env["SQLITE_PATH"] = str(db["NAME"])
-    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings_test"
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # servers must keep the async safety check
     env["BOT_MOVE_DELAY"] = os.environ.get("BOT_MOVE_DELAY", "0")
     env["PYTHONUNBUFFERED"] = "1"
@@ -129,7 +129,7 @@ def empty_task_queue() -> None:
 def start_celery_worker(
     env: dict[str, str], log: Path, program: list[str] | None = None, kind: str = workers.PLAY
 ) -> subprocess.Popen[bytes]:
-    """A real Celery worker process of `kind` (config/workers.py: `play` or `heavy`, each on its
+    """A real Celery worker process of `kind` (infra/workers.py: `play` or `heavy`, each on its
     own queue, as production runs them) with `env`, writing to `log`; returned once a ping sent
     to its queue has made the round trip, which proves it is up and consuming (it fails with
     the log's end if not). `program` runs instead of the `celery` command, with the same
@@ -140,7 +140,7 @@ def start_celery_worker(
     options += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
     if program is None:
         # The launcher production uses: the heavy worker at its lower CPU priority.
-        command = [sys.executable, "-m", "config.workers", kind, *options]
+        command = [sys.executable, "-m", "infra.workers", kind, *options]
     else:
         command = [*program, *workers.argv(kind, *options)[1:]]
     with open(log, "ab") as out:
@@ -160,7 +160,7 @@ def celery_workers(
     process_env: dict[str, str], tmp_path: Path
 ) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
     """Real Celery worker processes (not eager mode) on the configured broker, in production's
-    layout: one for the `play` queue and one for the `heavy` queue (config/workers.py).
+    layout: one for the `play` queue and one for the `heavy` queue (infra/workers.py).
 
     One pair per test, stopped before the test's database is flushed: a worker left running
     between tests could still be inside a bot's move, holding row locks, when the flush
@@ -189,7 +189,7 @@ def celery_worker_process(
 
 @pytest.fixture
 def asgi_server(process_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
-    """The site's ASGI server (config/serve.py) serving the real app, HTTP and websockets, on a
+    """The site's ASGI server (infra/serve.py) serving the real app, HTTP and websockets, on a
     free port.
 
     One per test, like the worker: stopped before the flush, so no request it is still
@@ -203,7 +203,7 @@ def asgi_server(process_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
 def start_server(
     env: dict[str, str], log: Path, port: int = 0
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """The site's ASGI server (config/serve.py) with `env` on `port` (a free one by default),
+    """The site's ASGI server (infra/serve.py) with `env` on `port` (a free one by default),
     once it listens; its output goes to the end of `log`."""
     port = port or free_port()
     with open(log, "ab") as out:
@@ -223,7 +223,7 @@ def start_server(
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Remove this run's own files (config/settings.py gives each run a VAR_DIR of its own)."""
+    """Remove this run's own files (config/settings_test.py gives each run a VAR_DIR of its own)."""
     var_dir = Path(settings.VAR_DIR)
     if var_dir.parent.name == "test-runs" and var_dir.name == str(os.getpid()):
         shutil.rmtree(var_dir, ignore_errors=True)

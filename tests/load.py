@@ -4,8 +4,8 @@
 
 Starts the site on PostgreSQL and Redis (127.0.0.1:5432 and :6379) in a database and a Redis
 database of its own (club_load and db 13 unless told otherwise; both are emptied), with two ASGI
-servers (config/serve.py) and three Celery workers on loopback (two `play`, one `heavy`: the
-layout of config/workers.py). In each of the N games a simulated member plays a bot by HTTP as
+servers (infra/serve.py) and three Celery workers on loopback (two `play`, one `heavy`: the
+layout of infra/workers.py). In each of the N games a simulated member plays a bot by HTTP as
 a browser does: signs in through the log-in form, opens the game page, keeps the page's socket
 open, and after a think time drawn from 2 to 8 s posts one of the move forms
 the board offers (with the session cookie and the CSRF token of the page, as htmx does). M spectator
@@ -54,7 +54,7 @@ CSRF_HEADER = re.compile(r'"X-CSRFToken": "([^"]+)"')
 LOG_IN_WAIT_SECONDS = 10.0  # after a 429 from the log-in rate limit
 LOG_IN_TRIES = 60
 CATCH_UP_SECONDS = 20.0  # a member whose socket brought nothing for this long reloads the board
-SERVER_TIMING = re.compile(r"([\w-]+);dur=([\d.]+)")  # config/timing.py: header()
+SERVER_TIMING = re.compile(r"([\w-]+);dur=([\d.]+)")  # infra/timing.py: header()
 
 
 # --- the move forms a board offers ------------------------------------------------------------
@@ -489,7 +489,7 @@ PERCENTILES = (("p50", 0.50), ("p95", 0.95), ("p99", 0.99), ("max", 1.0))
 
 def post_hop_lines(posts: list[Post]) -> list[str]:
     """Where the accepted move posts' time went (ms, p50 / p95 / p99), hop by hop as the
-    server timed them (config/timing.py), then what the server's hops leave of the time the
+    server timed them (infra/timing.py), then what the server's hops leave of the time the
     member waited: the connection, the server's event loop and the load command itself."""
     spans: dict[str, list[float]] = {}
     for post in posts:

@@ -1,4 +1,4 @@
-"""A Celery worker's hints go through one long-lived event loop (config/announce.Publisher), so
+"""A Celery worker's hints go through one long-lived event loop (infra/announce.Publisher), so
 the channel layer's connections of that loop serve every hint instead of one each."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from config import announce
+from infra import announce
 
 
 class RecordingLayer:

@@ -1,5 +1,5 @@
 """The worker's consumer puts back on the queue, after a broker outage, the tasks it held and
-had not run (config/celery_consumer.py), and not those it had already run and acknowledged."""
+had not run (infra/celery_consumer.py), and not those it had already run and acknowledged."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from kombu.transport.virtual import QoS
 
-from config.celery_consumer import held_messages
+from infra.celery_consumer import held_messages
 
 
 def delivered(task: str) -> Any:

@@ -10,7 +10,7 @@ from kombu import Connection
 from kombu.transport import filesystem as kombu_filesystem
 from kombu.transport.virtual import Empty
 
-from config import fs_transport
+from infra import fs_transport
 
 
 def channel_on(folder: Path) -> Any:

@@ -1,6 +1,8 @@
 """No two of the project's modules import each other, directly or around a circle (issue 21,
 item 10): each module uses only what stands below it. Imports inside functions count too, since
-they only hide a circle until the function runs."""
+they only hide a circle until the function runs. And the house stands in layers (DESIGN.md,
+Layout): `config/` wires the apps together and nothing imports it back; `infra/` lies below
+the apps and imports none of them."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CODE_DIRS = ("accounts", "config", "games", "rulebooks")
+CODE_DIRS = ("accounts", "config", "games", "infra", "rulebooks")
+APPS = ("accounts", "games", "rulebooks")
 
 
 def module_name(path: Path) -> str:
@@ -122,3 +125,44 @@ def test_engines_import_no_bots() -> None:
     assert len(engine_modules) > 20
     chains = [reaches(graph, name, "games.bots") for name in engine_modules]
     assert [chain for chain in chains if chain] == []
+
+
+def package(module: str) -> str:
+    return module.split(".")[0]
+
+
+def imports_into(sources: tuple[str, ...], targets: tuple[str, ...]) -> list[str]:
+    """Every `module -> imported module` arrow from a package of `sources` into one of
+    `targets`, sorted."""
+    return sorted(
+        f"{name} -> {imported}"
+        for name, imported_names in import_graph().items()
+        if package(name) in sources
+        for imported in imported_names
+        if package(imported) in targets
+    )
+
+
+def test_the_layer_check_sees_an_arrow_into_another_package(tmp_path: Path) -> None:
+    source = tmp_path / "views.py"
+    source.write_text("from django.conf import settings\nfrom config import urls\n")
+    modules = {"config": tmp_path, "config.urls": tmp_path, "games.views": source}
+    assert imported_modules(source, modules) == {"config.urls"}
+
+
+def test_nothing_imports_the_wiring_in_config() -> None:
+    """Settings are read through `django.conf.settings`; the apps and `infra` import nothing
+    from `config/`."""
+    assert imports_into((*APPS, "infra"), ("config",)) == []
+
+
+def test_infra_imports_none_of_the_apps() -> None:
+    assert imports_into(("infra",), APPS) == []
+
+
+def test_config_is_wiring_only() -> None:
+    """`config/` holds the settings (the site's, and the tests' over them), the URLs, the ASGI
+    and Celery apps and the websocket routing; what the apps use lives in `infra/` or in the
+    apps."""
+    modules = {path.stem for path in (ROOT / "config").glob("*.py")}
+    assert modules == {"__init__", "settings", "settings_test", "urls", "asgi", "celery", "routing"}

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from django.core.mail import EmailMessage
 
-from config import hosts
-from config.mail import ConsoleEmailBackend
+from infra import hosts
+from infra.mail import ConsoleEmailBackend
 from tests.conftest import free_port, stop, wait_for_port
 from tests.test_settings import ROOT, clean_env, run_python
 
@@ -93,7 +93,7 @@ def test_make_run_serves_plain_http_and_prints_e_mail_on_the_console(tmp_path: P
     assert loaded["ssl_redirect"] is False
     assert not loaded["session_cookie_secure"] and not loaded["csrf_cookie_secure"]
     assert not loaded["language_cookie_secure"]
-    assert loaded["mail_backend"] == "config.mail.ConsoleEmailBackend"
+    assert loaded["mail_backend"] == "infra.mail.ConsoleEmailBackend"
     # HTTPS=1: served through a proxy that speaks HTTPS, every cookie is Secure.
     behind_https = make_run_settings({**make_run_env(tmp_path), "HTTPS": "1"})
     assert behind_https["ssl_redirect"] is True
@@ -134,7 +134,7 @@ def test_a_view_that_raises_gets_the_friendly_500_page(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def make_run_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The site as `make run` serves it: migrated, then config.serve on a free port."""
+    """The site as `make run` serves it: migrated, then infra.serve on a free port."""
     tmp_path = tmp_path_factory.mktemp("make-run")
     env = make_run_env(tmp_path)
     migrate = subprocess.run(
@@ -148,7 +148,7 @@ def make_run_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     assert migrate.returncode == 0, migrate.stderr
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "config.serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "infra.serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=ROOT,
         env=env,
     )
@@ -204,7 +204,7 @@ def test_e_mail_printed_on_the_console_is_said_once_at_info(
             backend.send_messages([EmailMessage(subject, "body", to=["vera@example.com"])])
     assert "Subject: Your turn" in console.getvalue()
     assert "Subject: The game has finished" in console.getvalue()
-    told = [r for r in caplog.records if r.name == "config.mail"]
+    told = [r for r in caplog.records if r.name == "infra.mail"]
     assert [r.levelno for r in told] == [logging.INFO]
     assert "EMAIL_HOST" in told[0].getMessage()
 

@@ -1,6 +1,6 @@
 """Issue 31, item 1: heavy work apart from play. Bot turns and everything a game in play waits for
 go to the `play` queue, reviews and hints to the `heavy` queue, each consumed by worker processes
-of its own (config/workers.py), on Redis and on the embedded filesystem broker alike."""
+of its own (infra/workers.py), on Redis and on the embedded filesystem broker alike."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import pytest
 from django.conf import settings
 from pytest_django.fixtures import Settings
 
-from config import workers
 from config.celery import app
 from games import engines
 from games.models import Game, Review
 from games.outbox import outbox
 from games.services import review as reviews
+from infra import workers
 from tests.conftest import empty_task_queue, make_user, start_celery_worker, stop
 from tests.games.conftest import build_game, play_random_moves
 from tests.games.test_broker_outage import the_move_that_ends_alices_turn

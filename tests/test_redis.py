@@ -251,12 +251,12 @@ def test_with_redis_stopped_pages_sign_in_and_moves_still_work(
 
 def test_failed_log_ins_still_lock_an_account_while_redis_is_down(settings: Settings) -> None:
     """The rate limits fall back to the process's memory instead of being switched off
-    (config/cache.py): five wrong passwords still lock the account (ACCOUNT_RATE_LIMITS)."""
+    (infra/cache.py): five wrong passwords still lock the account (ACCOUNT_RATE_LIMITS)."""
     from django.test import Client
 
     nothing_listens = f"redis://127.0.0.1:{free_port()}/0"
     settings.CACHES = {
-        "default": {"BACKEND": "config.cache.RedisCacheWithFallback", "LOCATION": nothing_listens}
+        "default": {"BACKEND": "infra.cache.RedisCacheWithFallback", "LOCATION": nothing_listens}
     }
     make_user("carol-outage")
     client = Client()

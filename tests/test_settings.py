@@ -61,8 +61,8 @@ def test_embedded_defaults_use_sqlite_filesystem_broker_and_relay_layer(tmp_path
     loaded = json.loads(result.stdout)
     assert loaded["db"] == "django.db.backends.sqlite3"
     assert loaded["db_name"].startswith(str(tmp_path / "var"))
-    assert loaded["layer"] == "config.channel_layers.EmbeddedChannelLayer"
-    assert loaded["broker"] == "clubfs://"  # kombu's filesystem transport (config/fs_transport.py)
+    assert loaded["layer"] == "infra.channel_layers.EmbeddedChannelLayer"
+    assert loaded["broker"] == "clubfs://"  # kombu's filesystem transport (infra/fs_transport.py)
 
 
 def test_embedded_defaults_migrate_and_query_without_any_server(tmp_path: Path) -> None:
@@ -98,7 +98,7 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis(tmp_path: Path) ->
     assert loaded["db_name"] == "club"
     assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
     assert loaded["broker"] == "redis://cache.invalid:6379/0"
-    assert loaded["cache"] == "config.cache.RedisCacheWithFallback"
+    assert loaded["cache"] == "infra.cache.RedisCacheWithFallback"
 
 
 PRODUCTION_SECRET = "x" * 20 + "-a-long-and-random-production-secret-" + "y" * 20
@@ -163,3 +163,97 @@ def test_production_sends_every_cookie_over_https_only(tmp_path: Path) -> None:
     result = run_python(code, env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "True", "True"]
+
+
+SITE_CHOICES = """
+import json
+from django.conf import settings
+print(json.dumps({
+    "db_name": str(settings.DATABASES["default"]["NAME"]),
+    "relay": settings.CHANNEL_LAYERS["default"]["CONFIG"]["path"],
+    "broker_dir": str(settings.CELERY_FS_DIR),
+    "hasher": settings.PASSWORD_HASHERS[0],
+    "bot_budgets": settings.BOT_BUDGETS,
+    "review_iterations": settings.REVIEW_ITERATIONS,
+}))
+"""
+
+
+def test_the_sites_settings_know_nothing_of_tests(tmp_path: Path) -> None:
+    """Started by pytest (which sets PYTEST_VERSION in every process it starts), the site's
+    settings are still the site's: its own files, Django's password hasher, full searches."""
+    result = run_python(SITE_CHOICES, clean_env(tmp_path, PYTEST_VERSION="9.2.0"))
+    assert result.returncode == 0, result.stderr
+    var = tmp_path / "var"
+    assert json.loads(result.stdout) == {
+        "db_name": str(var / "db.sqlite3"),
+        "relay": str(var / "channels.sqlite3"),
+        "broker_dir": str(var / "celery"),
+        "hasher": "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+        "bot_budgets": {},
+        "review_iterations": 8,
+    }
+
+
+def test_the_test_settings_keep_a_runs_files_apart(tmp_path: Path) -> None:
+    env = clean_env(tmp_path, DJANGO_SETTINGS_MODULE="config.settings_test")
+    result = run_python(SITE_CHOICES, env)
+    assert result.returncode == 0, result.stderr
+    var = tmp_path / "var"
+    assert json.loads(result.stdout) == {
+        "db_name": str(var / "test-db.sqlite3"),
+        "relay": str(var / "test-channels.sqlite3"),
+        "broker_dir": str(var / "test-celery"),
+        "hasher": "django.contrib.auth.hashers.MD5PasswordHasher",
+        "bot_budgets": {"hard": 0.05},
+        "review_iterations": 2,
+    }
+
+
+def test_reading_the_settings_changes_nothing_until_django_starts(tmp_path: Path) -> None:
+    """Reading the settings makes no folder and sets no variable; Django starting up makes the
+    folders they name (the embedded broker's refuses to start without its own)."""
+    code = (
+        "import os, pathlib; before = dict(os.environ); "
+        "from django.conf import settings; settings.DEBUG; "
+        "var = pathlib.Path(os.environ['VAR_DIR']); "
+        "print(var.exists(), dict(os.environ) == before); "
+        "import django; django.setup(); "
+        "print(*(p.is_dir() for p in [var, var / 'celery' / 'queue', var / 'celery' / 'results']))"
+    )
+    result = run_python(code, clean_env(tmp_path))
+    assert result.returncode == 0, result.stderr
+    read, started = result.stdout.splitlines()
+    assert read == "False True"
+    assert started == "True True True"
+
+
+def test_make_runs_processes_start_on_the_sites_settings(tmp_path: Path) -> None:
+    """`make run` names no settings module: manage.py, the ASGI app and the Celery app (the
+    server's and the workers') each default to the site's own."""
+    env = clean_env(tmp_path)
+    del env["DJANGO_SETTINGS_MODULE"]
+    which = "from django.conf import settings; print(settings.SETTINGS_MODULE)"
+    for program in (
+        [sys.executable, "manage.py", "shell", "-c", which],
+        [sys.executable, "-c", f"import config.asgi; {which}"],
+        [sys.executable, "-c", f"import config.celery; {which}"],
+    ):
+        result = subprocess.run(
+            program, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip().splitlines()[-1] == "config.settings", program
+
+
+def test_the_site_runs_without_daphne_and_twisted(tmp_path: Path) -> None:
+    """The site is served by uvicorn (infra/serve.py); daphne is only one of the servers the
+    benchmark can start as a program of its own, so the site's processes load neither daphne
+    nor the Twisted reactor it installs on import."""
+    code = (
+        "import sys, django; django.setup(); import config.asgi, config.celery; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'daphne', 'twisted'}))"
+    )
+    result = run_python(code, clean_env(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

@@ -27,7 +27,7 @@ def test_unknown_page_gives_the_friendly_404(client: Client) -> None:
 def test_server_error_page_renders_without_database() -> None:
     from django.test import RequestFactory
 
-    from config.views import server_error
+    from infra.views import server_error
 
     response = server_error(RequestFactory().get("/"))
     assert response.status_code == 500

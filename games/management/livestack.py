@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from django.core.management.base import CommandError
 
-from config import serve, workers
+from infra import serve, workers
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -123,7 +123,7 @@ class CpuSample:
 
 # What a process is, by its command line: the first kind whose words it contains.
 PROCESS_KINDS = (
-    ("ASGI servers", ("config.serve", "uvicorn", "daphne", "granian")),
+    ("ASGI servers", ("infra.serve", "uvicorn", "daphne", "granian")),
     ("Celery workers", ("celery",)),
     ("PostgreSQL", ("postgres",)),
     ("Redis", ("redis-server",)),
@@ -307,7 +307,7 @@ def start_servers(
     env: dict[str, str] | None = None,
     asgi: str = serve.SITE,
 ) -> list[str]:
-    """`count` ASGI server processes (the site's, or `asgi`: one of `config.serve.KINDS`) on
+    """`count` ASGI server processes (the site's, or `asgi`: one of `infra.serve.KINDS`) on
     free loopback ports, with `env` if given; returns their `host:port`s. Each process is
     appended to `processes` as soon as it runs, so the caller can stop it."""
     servers = []
@@ -321,9 +321,9 @@ def start_servers(
 
 
 def worker_argv(concurrency: int, name: str = "", kind: str = workers.PLAY) -> list[str]:
-    """A Celery worker of `kind` as production starts it (config/workers.py: `play` takes the
+    """A Celery worker of `kind` as production starts it (infra/workers.py: `play` takes the
     bot turns, `heavy` the reviews and hints, at its lower priority)."""
-    argv = [sys.executable, "-m", "config.workers", kind, "--loglevel=WARNING"]
+    argv = [sys.executable, "-m", "infra.workers", kind, "--loglevel=WARNING"]
     argv += ["--concurrency", str(concurrency), "--without-gossip"]
     argv += ["--without-mingle", "--without-heartbeat"]
     if name:
@@ -333,7 +333,7 @@ def worker_argv(concurrency: int, name: str = "", kind: str = workers.PLAY) -> l
 
 def wait_for_workers(names: list[str], timeout: float = 180.0) -> None:
     """Until each Celery worker `name@…` answers a ping (run with Django set up)."""
-    from config.celery import app
+    from celery import current_app as app
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -13,7 +13,6 @@ from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
-from config import timing
 from games import boards
 from games.engines.base import Engine, can_take_back, take_back_refusal
 from games.models import Game, Move, Seat
@@ -32,6 +31,7 @@ from games.services.common import (
     schedule_bot_turns,
     task_named,
 )
+from infra import timing
 
 
 def record_move(

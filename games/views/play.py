@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from config import timing
 from games import live, services
 from games import messages as game_messages
 from games.engines.base import IllegalMove
@@ -22,6 +21,7 @@ from games.models import Game, Seat
 from games.rendering import board_stamp
 from games.views import hint
 from games.views.common import get_game, int_param, my_seat, play_context
+from infra import timing
 
 # A stale page or a move out of turn conflicts with the game's state; anything else the
 # member sent was simply wrong.

@@ -16,7 +16,7 @@ def broken_view(request: HttpRequest) -> HttpResponse:
 
 # This module doubles as the URLconf of the test below: the site's 500 handler, one broken page.
 urlpatterns = [path("broken/", broken_view)]
-handler500 = "config.views.server_error"
+handler500 = "infra.views.server_error"
 
 
 @pytest.mark.django_db

@@ -4,7 +4,7 @@ that move reaches the open pages once Redis answers again.
 Proves: with the test's own redis-server stopped by SIGSTOP (it keeps its connections open and
 answers nothing, as a Redis stalled by the machine or a network that drops packets), a member's
 move post is answered before Redis answers anything, and the move's announcement, which could
-not be sent meanwhile, is sent once Redis answers (config/announce.py keeps it and tries again),
+not be sent meanwhile, is sent once Redis answers (infra/announce.py keeps it and tries again),
 so a member who only watches gets the board of that move with no further move. Without that
 the announcement was given up after its 5 s limit: the hub's blocking read had raised nothing
 (the pause was shorter than the layer's read timeout), so no catch-up followed either, and the
@@ -31,7 +31,7 @@ from tests.test_redis import OwnRedis, in_thread
 
 pytestmark = [pytest.mark.faults, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-# Longer than an announcement's time limit (config/announce.py, 5 s), shorter than the layer's
+# Longer than an announcement's time limit (infra/announce.py, 5 s), shorter than the layer's
 # read timeout (15 s), which ends a hub's blocking read with an error and so a catch-up.
 PAUSE = 9.0
 

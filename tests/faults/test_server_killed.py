@@ -1,4 +1,4 @@
-"""A server process (config/serve.py) killed with SIGKILL while 100 spectator sockets watch.
+"""A server process (infra/serve.py) killed with SIGKILL while 100 spectator sockets watch.
 
 Proves: with two servers sharing PostgreSQL and Redis and the sockets spread over both, killing
 one loses no socket for good: those of the dead server reconnect to the other one (the test's

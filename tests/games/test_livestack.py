@@ -4,14 +4,16 @@ each kind of process's core-seconds per move."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from games.management import livestack
 from games.management.livestack import CpuSample
+from infra import serve
 
 
 def test_processes_are_told_apart_by_their_command_line() -> None:
     kind = livestack.process_kind
-    assert kind("/work/.venv/bin/python -m config.serve --port 8001", 1) == "ASGI servers"
+    assert kind("/work/.venv/bin/python -m infra.serve --port 8001", 1) == "ASGI servers"
     assert kind("/work/.venv/bin/uvicorn --host 127.0.0.1 config.asgi:application", 1) == (
         "ASGI servers"
     )
@@ -38,3 +40,10 @@ def test_this_process_is_found_among_the_machines() -> None:
     assert spent > 0
     kinds = livestack.process_cpu()
     assert kinds["this command"] > 0
+
+
+def test_every_server_the_benchmark_offers_is_installed() -> None:
+    """`bench_live --asgi` starts each server as a program of its own (daphne is no app of
+    the site's): each must be there to compare them again."""
+    for kind in serve.KINDS:
+        assert Path(serve.argv("127.0.0.1", 8000, kind)[0]).is_file(), kind

@@ -1,4 +1,4 @@
-"""The move post, hop by hop (config/timing.py, settings.LIVE_TRACE): the load test prints
+"""The move post, hop by hop (infra/timing.py, settings.LIVE_TRACE): the load test prints
 where its time goes from the answer's Server-Timing header. And what the post reads: the
 game once before its lock and once under it, its seats with their members in one query each
 time, the answer drawn from the game as the move left it."""
@@ -17,14 +17,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from config import timing
 from games.models import Game
+from infra import timing
 from tests.load import SERVER_TIMING, Post, post_hop_lines
 
 pytestmark = pytest.mark.django_db
 
 TAKE_0 = json.dumps({"type": "take_tile", "index": 0})
-TRACED = override_settings(MIDDLEWARE=["config.timing.ServerTiming", *settings.MIDDLEWARE])
+TRACED = override_settings(MIDDLEWARE=["infra.timing.ServerTiming", *settings.MIDDLEWARE])
 # Every hop of an accepted move, in the order the post passes them.
 HOPS = [
     "wait",

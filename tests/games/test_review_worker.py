@@ -40,7 +40,7 @@ def test_a_review_survives_its_worker_being_killed(
     assert game.status == Game.Status.FINISHED
     reviews.request_review(game_id=game.pk)
     wait_for(lambda: Review.objects.filter(game=game, progress__gte=3).exists())
-    # Reviews run on the heavy worker (config/workers.py).
+    # Reviews run on the heavy worker (infra/workers.py).
     heavy = celery_workers["heavy"]
     os.kill(heavy.pid, signal.SIGKILL)
     heavy.wait(timeout=30)

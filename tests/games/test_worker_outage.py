@@ -1,5 +1,5 @@
 """A real Celery worker rides out a Redis outage while it holds a bot's turn waiting for its
-countdown, and plays that turn once Redis is back, without a restart (config/celery_consumer.py).
+countdown, and plays that turn once Redis is back, without a restart (infra/celery_consumer.py).
 
 The test runs its own redis-server on a free port (the shared one is never stopped), restarted
 empty as a Redis without persistence comes back: the turn can only come from the worker.

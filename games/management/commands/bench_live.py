@@ -4,7 +4,7 @@
     manage.py bench_live --games 100 --sockets 200 --servers 2
 
 Starts the site on PostgreSQL and Redis (127.0.0.1:5432 and :6379) in a database and a Redis
-database of its own: one or two ASGI servers (`config.serve`; `--asgi` picks another than the
+database of its own: one or two ASGI servers (`infra.serve`; `--asgi` picks another than the
 site's) and a Celery worker. It opens N spectator sockets (a signed-in member watching, as
 the pages require) spread over G games played by bots, lets the bots play for a while, and
 prints the moves per second, the time from each move's commit to its arrival at each socket
@@ -29,10 +29,10 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from config import serve
 from games import engines
 from games.management import livestack
 from games.management.livestack import Watch, percentile
+from infra import serve
 
 CHILD = "BENCH_LIVE_CHILD"
 WARM_UP = 3  # boards each socket receives before the measurement starts

@@ -2,7 +2,7 @@
 serves on (`HOST`). The Makefile runs this file as a script before the virtualenv exists, so it
 uses only the standard library:
 
-    python3 config/hosts.py 0.0.0.0      # prints a comma-separated list
+    python3 infra/hosts.py 0.0.0.0      # prints a comma-separated list
 
 On one address the site answers to that address and to this machine's loopback names. On every
 address (`0.0.0.0` or `::`) it also answers to this machine's name (and `name.local`, as

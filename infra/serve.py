@@ -1,7 +1,7 @@
 """The ASGI server the site runs on, in one place: `make run`, the tests and the benchmarks
 start it from here.
 
-    .venv/bin/python -m config.serve --host 0.0.0.0 --port 8000
+    .venv/bin/python -m infra.serve --host 0.0.0.0 --port 8000
 
 uvicorn (with uvloop, httptools and its `websockets` implementation) serves HTTP and the
 sockets. It replaced daphne after `manage.py bench_live` measured both on the same app: with

@@ -1,8 +1,8 @@
 """The Celery workers the site runs, in one place: `make run`, the tests and the benchmarks
 start them from here.
 
-    .venv/bin/python -m config.workers play [celery worker options]
-    .venv/bin/python -m config.workers heavy [celery worker options]
+    .venv/bin/python -m infra.workers play [celery worker options]
+    .venv/bin/python -m infra.workers heavy [celery worker options]
 
 `play` consumes what a game in play waits for (bot turns, the end of a game, the rescues, game
 nights, notices); `heavy` the searches members ask for (reviews, hints), with
@@ -53,7 +53,7 @@ def _settings_ready() -> None:
 
 def main() -> None:
     if len(sys.argv) < 2 or sys.argv[1] not in KINDS:
-        sys.exit(f"usage: python -m config.workers {{{','.join(KINDS)}}} [celery worker options]")
+        sys.exit(f"usage: python -m infra.workers {{{','.join(KINDS)}}} [celery worker options]")
     kind = sys.argv[1]
     command = argv(kind, *sys.argv[2:])
     if kind == HEAVY:

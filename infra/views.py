@@ -1,4 +1,4 @@
-"""Site-wide pages: the home page and the friendly error pages."""
+"""Site-wide pages: the favicon and the friendly error pages, in the reader's language."""
 
 from __future__ import annotations
 
@@ -6,21 +6,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import loader
 from django.templatetags.static import static
-
-from games import catalog
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    """The club page for signed-in members (its lists refresh on the lobby socket's hints);
-    the games and how to join for everyone else."""
-    if request.user.is_authenticated:
-        from games import club
-
-        context = club.club_context(request.user)
-        if request.htmx:
-            return render(request, "club.html#club-lists", context)
-        return render(request, "club.html", {**context, "games": catalog.games()})
-    return render(request, "home.html", {"games": catalog.games()})
 
 
 def favicon(request: HttpRequest) -> HttpResponse:
