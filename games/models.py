@@ -414,6 +414,9 @@ class Season(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # An ended season's standings are counted once and kept (SeasonStanding); a change that
+    # could alter them (its days edited, a game of it scored late) clears this.
+    standings_stored = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-starts_on", "-pk"]
@@ -432,6 +435,29 @@ class Season(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:season", args=[self.pk])
+
+
+class SeasonStanding(models.Model):
+    """One member's standing in one game of an ended season, as games/seasons.py counted it:
+    the pages read these rows rather than count the season's results again."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="stored_standings")
+    engine_slug = models.CharField(max_length=40)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    doubled = models.IntegerField()  # twice the place points (games/seasons.grouped)
+    played = models.PositiveIntegerField()
+    average = models.FloatField()
+    rating = models.FloatField(null=True, blank=True)  # rating_after at the season's end
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "engine_slug", "user"], name="unique_season_standing"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.season_id} ({self.engine_slug})"
 
 
 class Vacation(models.Model):

@@ -11,7 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import deals, engines, ratings
+from games import deals, engines, ratings, seasons
 from games.engines.base import IllegalMove
 from games.models import Game, Result
 from games.services import notices
@@ -75,6 +75,8 @@ def finish_game(*, game_id: int) -> list[Result]:
     # the hard bot's hints moves no rating.
     if game.rated and not game.imported and not game.hints_used:
         ratings.update_ratings(engine_slug=game.engine_slug, results=results)
+        # Scored late (its end-of-game task lost): an ended season's kept standings miss it.
+        seasons.forget_standings(game.finished_at)
     notices.tell_finished(game)
     # Pages re-render with the final table once results exist; the club page's lists too.
     broadcast_on_commit(game)
