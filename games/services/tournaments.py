@@ -273,7 +273,7 @@ def start_next_round(*, tournament_id: int, now: datetime) -> str:
         tournament.entries.filter(status=Entry.Status.WAITLISTED).update(
             status=Entry.Status.WITHDRAWN
         )
-    tables = _pair(tournament, round_.number, entries)
+    tables = pair_round(tournament, round_.number, entries)
     by_id = {e.pk: e for e in entries}
     for number, seats in enumerate(tables, start=1):
         game = _create_table_game(tournament, [by_id.get(s) if s else None for s in seats])
@@ -296,7 +296,8 @@ def start_next_round(*, tournament_id: int, now: datetime) -> str:
     return "started"
 
 
-def _pair(tournament: Tournament, number: int, entries: list[TournamentEntry]) -> list[list]:
+def pair_round(tournament: Tournament, number: int, entries: list[TournamentEntry]) -> list[list]:
+    """Round `number`'s tables: each a list of entry ids in seat order, None for a bot."""
     active = [e.pk for e in entries]
     if tournament.format == Tournament.Format.ROUND_ROBIN:
         schedule = pairing.round_robin(tournament.order, tournament.table_size)

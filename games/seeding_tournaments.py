@@ -1,0 +1,135 @@
+"""Tournaments for a seeded club (seed_club): one finished and one running of each format, so a
+newcomer finds the tournament pages, the profiles' places and the club page's lists filled.
+
+Their tables are paired as the site pairs them (`services.tournaments.pair_round`: Swiss by
+the standings of the rounds before, round robin by its fixed schedule) and played as every
+seeded game is (games/seeding.py: the random bot for members, the greedy bot for the bot seats
+that complete tables), then stored with the rounds and tables that lead to them. A finished
+tournament is closed by the beat's own `finish_tournament`, which keeps the final places; a
+running one has played its first round, and its next rounds are due in the days to come, when
+the beat starts them with real games.
+
+Their games are taken out of seed_club's `--games` and finish after the club's other games, so
+ratings still follow the finishing order.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from accounts.models import User
+from games import seeding
+from games.models import Game, Tournament, TournamentEntry, TournamentRound, TournamentTable
+from games.services import tournaments
+
+Format = Tournament.Format
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str
+    slug: str
+    format: str
+    table_size: int
+    members: int
+    rounds: int  # Swiss only: round robin plays table_size + 1
+    played: int  # rounds played; fewer than all: the tournament is running
+
+    @property
+    def round_count(self) -> int:
+        return tournaments.round_count(self.format, self.table_size, self.rounds)
+
+    @property
+    def games(self) -> int:
+        """Games its played rounds take: every member seated once a round, bots completing."""
+        return self.played * -(-self.members // self.table_size)
+
+
+DESIGNS = [
+    Design("Akropolis Swiss cup", "akropolis", Format.SWISS, 3, 5, 2, 2),
+    Design("Hanging Gardens round robin", "hanging-gardens", Format.ROUND_ROBIN, 2, 4, 0, 3),
+    Design("Babylon Swiss open", "babylon", Format.SWISS, 3, 5, 3, 1),
+    Design("Akropolis round robin", "akropolis", Format.ROUND_ROBIN, 2, 4, 0, 1),
+]
+# seed_club seeds tournaments when --games leaves this many for the rest, and enough members.
+MIN_GAMES = 40
+MIN_MEMBERS = max(d.members for d in DESIGNS) + 1
+
+
+def games_needed() -> int:
+    return sum(d.games for d in DESIGNS)
+
+
+def wanted(games: int, members: int) -> bool:
+    return games >= MIN_GAMES and members >= MIN_MEMBERS
+
+
+def seed(
+    club: list[User], book: seeding.RatingBook, *, seed: int, since: datetime, now: datetime
+) -> tuple[int, int]:
+    """Store the tournaments of DESIGNS; their games finish in turn between `since` (the club's
+    last game) and `now`. Returns (games stored, moves stored)."""
+    rng = random.Random(seed)
+    total = games_needed()
+    span = max((now - since).total_seconds(), float(total)) / 86_400
+    written = moves = 0
+    for design in DESIGNS:
+        picked = rng.sample(range(1, len(club)), design.members)  # club[0] organises
+        tournament = Tournament.objects.create(
+            name=design.name,
+            organiser=club[0],
+            engine_slug=design.slug,
+            format=design.format,
+            table_size=design.table_size,
+            capacity=16,
+            bot_level=seeding.BOT_LEVEL,
+            status=Tournament.Status.RUNNING,
+        )
+        entries = [
+            TournamentEntry.objects.create(
+                tournament=tournament,
+                user=club[index],
+                status=TournamentEntry.Status.REGISTERED,
+                first_round=1,
+            )
+            for index in picked
+        ]
+        tournament.order = [e.pk for e in entries]
+        tournament.save(update_fields=["order"])
+        member_of = {e.pk: club.index(e.user) for e in entries}
+        for number in range(1, design.round_count + 1):
+            if number > design.played:
+                # Due in the days to come: the beat starts it at its time.
+                TournamentRound.objects.create(
+                    tournament=tournament,
+                    number=number,
+                    starts_at=now + timedelta(days=number - design.played),
+                )
+                continue
+            round_ = TournamentRound.objects.create(
+                tournament=tournament, number=number, starts_at=now
+            )
+            tables = tournaments.pair_round(tournament, number, entries)
+            for table_number, seats in enumerate(tables, start=1):
+                spec = seeding.GameSpec(
+                    number=written,
+                    slug=design.slug,
+                    seed=rng.getrandbits(62),
+                    members=tuple(member_of[s] if s else None for s in seats),
+                    rated=True,
+                )
+                played = seeding.play_game(spec)
+                [game] = seeding.write([played], club, book, games=total, end=now, days=span)
+                written += 1
+                moves += len(played.moves)
+                TournamentTable.objects.create(
+                    round=round_, number=table_number, entries=seats, game=game
+                )
+            first = Game.objects.filter(tournament_table__round=round_).order_by("started_at")
+            round_.starts_at = first.values_list("started_at", flat=True)[0]
+            round_.status = TournamentRound.Status.FINISHED
+            round_.save(update_fields=["starts_at", "status"])
+        tournaments.finish_tournament(tournament_id=tournament.pk)
+    return written, moves
