@@ -16,7 +16,7 @@ ratings still follow the finishing order.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from accounts.models import User
@@ -58,8 +58,8 @@ MIN_GAMES = 40
 MIN_MEMBERS = max(d.members for d in DESIGNS) + 1
 
 
-def games_needed() -> int:
-    return sum(d.games for d in DESIGNS)
+def games_needed(designs: list[Design] = DESIGNS) -> int:
+    return sum(d.games for d in designs)
 
 
 def wanted(games: int, members: int) -> bool:
@@ -67,15 +67,21 @@ def wanted(games: int, members: int) -> bool:
 
 
 def seed(
-    club: list[User], book: seeding.RatingBook, *, seed: int, since: datetime, now: datetime
+    club: list[User],
+    book: seeding.RatingBook,
+    *,
+    seed: int,
+    since: datetime,
+    now: datetime,
+    designs: list[Design] = DESIGNS,
 ) -> tuple[int, int]:
-    """Store the tournaments of DESIGNS; their games finish in turn between `since` (the club's
-    last game) and `now`. Returns (games stored, moves stored)."""
+    """Store the tournaments of `designs`; their games finish in turn between `since` (the
+    club's last game) and `now`. Returns (games stored, moves stored)."""
     rng = random.Random(seed)
-    total = games_needed()
+    total = games_needed(designs)
     span = max((now - since).total_seconds(), float(total)) / 86_400
     written = moves = 0
-    for design in DESIGNS:
+    for design in designs:
         picked = rng.sample(range(1, len(club)), design.members)  # club[0] organises
         tournament = Tournament.objects.create(
             name=design.name,
@@ -133,3 +139,16 @@ def seed(
             round_.save(update_fields=["starts_at", "status"])
         tournaments.finish_tournament(tournament_id=tournament.pk)
     return written, moves
+
+
+def bench_designs(count: int) -> list[Design]:
+    """`count` tournaments of club size for bench_club: Swiss of 16 members at tables of four
+    over 4 rounds and round robins of 8 members at tables of two (two groups), every other one
+    still running."""
+    shapes = [
+        Design("", "akropolis", Format.SWISS, 4, 16, 4, 4),
+        Design("", "hanging-gardens", Format.ROUND_ROBIN, 2, 8, 0, 3),
+        Design("", "akropolis", Format.SWISS, 4, 16, 4, 2),
+        Design("", "hanging-gardens", Format.ROUND_ROBIN, 2, 8, 0, 1),
+    ]
+    return [replace(shapes[n % len(shapes)], name=f"Bench {n + 1}") for n in range(count)]
