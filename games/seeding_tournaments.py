@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from accounts.models import User
-from games import seeding
+from games import engines, seeding
 from games.models import Game, Tournament, TournamentEntry, TournamentRound, TournamentTable
 from games.services import tournaments
 
@@ -30,12 +30,19 @@ Format = Tournament.Format
 @dataclass(frozen=True)
 class Design:
     name: str
-    slug: str
+    pick: int  # which of the games that seat table_size (in the registry's order)
     format: str
     table_size: int
     members: int
     rounds: int  # Swiss only: round robin plays table_size + 1
     played: int  # rounds played; fewer than all: the tournament is running
+
+    @property
+    def slug(self) -> str:
+        fitting = [
+            e.slug for e in engines.all() if e.min_players <= self.table_size <= e.max_players
+        ]
+        return fitting[self.pick % len(fitting)]
 
     @property
     def round_count(self) -> int:
@@ -48,10 +55,10 @@ class Design:
 
 
 DESIGNS = [
-    Design("Akropolis Swiss cup", "akropolis", Format.SWISS, 3, 5, 2, 2),
-    Design("Hanging Gardens round robin", "hanging-gardens", Format.ROUND_ROBIN, 2, 4, 0, 3),
-    Design("Babylon Swiss open", "babylon", Format.SWISS, 3, 5, 3, 1),
-    Design("Akropolis round robin", "akropolis", Format.ROUND_ROBIN, 2, 4, 0, 1),
+    Design("Autumn Swiss cup", 0, Format.SWISS, 3, 5, 2, 2),
+    Design("Round robin league", 1, Format.ROUND_ROBIN, 2, 4, 0, 3),
+    Design("Winter Swiss open", 2, Format.SWISS, 3, 5, 3, 1),
+    Design("Round robin cup", 0, Format.ROUND_ROBIN, 2, 4, 0, 1),
 ]
 # seed_club seeds tournaments when --games leaves this many for the rest, and enough members.
 MIN_GAMES = 40
@@ -146,9 +153,9 @@ def bench_designs(count: int) -> list[Design]:
     over 4 rounds and round robins of 8 members at tables of two (two groups), every other one
     still running."""
     shapes = [
-        Design("", "akropolis", Format.SWISS, 4, 16, 4, 4),
-        Design("", "hanging-gardens", Format.ROUND_ROBIN, 2, 8, 0, 3),
-        Design("", "akropolis", Format.SWISS, 4, 16, 4, 2),
-        Design("", "hanging-gardens", Format.ROUND_ROBIN, 2, 8, 0, 1),
+        Design("", 0, Format.SWISS, 4, 16, 4, 4),
+        Design("", 1, Format.ROUND_ROBIN, 2, 8, 0, 3),
+        Design("", 0, Format.SWISS, 4, 16, 4, 2),
+        Design("", 1, Format.ROUND_ROBIN, 2, 8, 0, 1),
     ]
     return [replace(shapes[n % len(shapes)], name=f"Bench {n + 1}") for n in range(count)]
