@@ -287,3 +287,53 @@ def test_a_profiles_tournaments_speak_the_readers_language(
     section = profile[profile.index('id="member-tournaments"') :].split("</section>")[0]
     for word in words:
         assert word in section
+
+
+def test_tournament_pages_read_a_fixed_number_of_queries(
+    quick_bots: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The tournament page, its live part, a player's profile and the club page: their queries
+    grow with neither the rounds played nor the club's games and tournaments."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.games.test_seasons import add_games
+
+    members = [make_user(f"m{i}") for i in range(4)]
+    client = signed_in(members[0])
+
+    def tournament_with_a_round_played(rounds: int) -> Tournament:
+        t = create(organiser(f"olga{rounds}"), table_size=2, rounds=rounds)
+        for member in members:
+            tournaments.register(tournament_id=t.pk, user=member)
+        beat_at(FIRST, django_capture_on_commit_callbacks)
+        for table in t.rounds.get(number=1).tables.all():
+            play_out(table.game, random.Random(6))
+        return t
+
+    def counts(t: Tournament) -> list[int]:
+        found = []
+        for url, headers in [
+            (t.get_absolute_url(), {}),
+            (t.get_absolute_url(), {"HX-Request": "true"}),
+            (reverse("accounts:member", args=["m1"]), {}),
+            ("/", {}),
+        ]:
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url, headers=headers).status_code == 200
+            found.append(len(captured))
+        return found
+
+    add_games(members, 8)
+    first = tournament_with_a_round_played(2)
+    beat_at(FIRST + timedelta(hours=1), django_capture_on_commit_callbacks)
+    for table in first.rounds.get(number=2).tables.all():
+        play_out(table.game, random.Random(7))
+    beat_at(FIRST + timedelta(hours=2), django_capture_on_commit_callbacks)
+    first.refresh_from_db()
+    assert first.status == Tournament.Status.FINISHED
+    few = counts(first)
+    # Another tournament running for the same members, and many more of the club's games.
+    tournament_with_a_round_played(3)
+    add_games(members, 80)
+    assert counts(first) == few
