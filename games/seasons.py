@@ -103,16 +103,6 @@ def ended(season: Season, on: date | None = None) -> bool:
     return season.ends_on < (on or today())
 
 
-def forget_standings(finished_at: datetime) -> None:
-    """A game finished at `finished_at` was scored only now: the kept standings of the season
-    it finished in are counted again when next asked."""
-    day = timezone.localtime(finished_at, club_zone()).date()
-    found = Season.objects.filter(starts_on__lte=day, ends_on__gte=day, standings_stored=True)
-    for season_id in list(found.values_list("pk", flat=True)):
-        SeasonStanding.objects.filter(season_id=season_id).delete()
-        Season.objects.filter(pk=season_id).update(standings_stored=False)
-
-
 # --- standings --------------------------------------------------------------------------------
 
 
