@@ -1,6 +1,7 @@
 """What the club page shows a signed-in member: games running now to watch, games waiting for
 players, the latest results, this week's games, the newest members, the game nights to come
-and the current season's best of each game. A fixed number of queries whatever the number of
+the current season's best of each game,
+and the running and last finished tournaments. A fixed number of queries whatever the number of
 games (each list is cut short)."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import seasons, selectors, stats
+from games import seasons, selectors, stats, tournament_results
 from games.models import PRACTICE_OPTION, Game, GameNight, Result, Seat
 
 LIST_LENGTH = 8
@@ -116,6 +117,7 @@ def club_context(user: Any, now: datetime | None = None) -> dict[str, Any]:
     now = now or timezone.now()
     return {
         "season": current_season(),
+        "tournaments": tournament_results.club_tournaments(),
         "running": running_games(user),
         "waiting": selectors.open_games(user=user)[:LIST_LENGTH],
         "results": latest_results(),

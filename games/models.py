@@ -415,37 +415,6 @@ class Hint(models.Model):
         return f"hint for seat {self.seat} of {self.game} at {self.revision}"
 
 
-class Season(models.Model):
-    """A stretch of the club's year, from `starts_on` to `ends_on` (both days included, in the
-    club's time zone), set by an organiser. Seasons never overlap (games/seasons.py checks it
-    before saving); each season's standings come from the rated games finished in it."""
-
-    name = models.CharField(_("name"), max_length=80)
-    starts_on = models.DateField(_("first day"))
-    ends_on = models.DateField(_("last day"))
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-
-    class Meta:
-        ordering = ["-starts_on", "-pk"]
-        verbose_name = _("season")
-        verbose_name_plural = _("seasons")
-        permissions = [("manage_seasons", _("Can create and edit seasons"))]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(ends_on__gte=models.F("starts_on")),
-                name="season_ends_after_start",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("games:season", args=[self.pk])
-
-
 class Vacation(models.Model):
     """Days a member is away: their clocks stand still in every game meanwhile
     (games/services/clocks.py). A member takes at most VACATION_DAYS a calendar year."""
@@ -466,7 +435,8 @@ class Vacation(models.Model):
         return f"{self.user} {self.starts_at:%Y-%m-%d} - {self.ends_at:%Y-%m-%d}"
 
 
-# The tournament models live in their own module (games/models.py stays one concept a file).
+# The season and tournament models live in their own modules (one concept a file).
+from games.season_models import Season, SeasonStanding  # noqa: E402, F401
 from games.tournament_models import (  # noqa: E402, F401
     MAX_ROUND_DAYS,
     Tournament,

@@ -15,7 +15,10 @@ season's end (after their last rated game of that game up to then). Members with
 both, they share the place. The others are listed apart, "not yet ranked".
 
 Every standing is counted by the database in one grouped query, whatever the number of games
-(tests/games/test_seasons.py counts the queries of each page).
+(tests/games/test_seasons.py counts the queries of each page). An ended season is counted once,
+the first time a page asks, and its standings kept (SeasonStanding) with each member's rating
+at its end: its games can no longer change, so the pages read those rows. Editing its days, or
+a game finished in it being scored late, clears them, and the next page counts them again.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from django.db.models import (
 from django.utils import timezone
 
 from games import ratings
-from games.models import Game, Result, Season
+from games.models import Game, Result, Season, SeasonStanding
 from games.stats import Player, game_titles
 
 # How many of the best a season's summary shows (the club page, the seasons index).
@@ -110,8 +113,15 @@ def save_season(*, season: Season, user: Any) -> Season:
         raise SeasonOverlap(other)
     if season.pk is None:
         season.created_by = user
+    # Other days count other games: the kept standings are counted again when next asked.
+    season.standings_stored = False
     season.save()
+    SeasonStanding.objects.filter(season=season).delete()
     return season
+
+
+def ended(season: Season, on: date | None = None) -> bool:
+    return season.ends_on < (on or today())
 
 
 # --- standings --------------------------------------------------------------------------------
@@ -222,6 +232,8 @@ def tables_from(rows: list[dict[str, Any]]) -> dict[tuple[int, str], Table]:
             played=row["played"],
             average_place=float(row["average"]),
         )
+        if row.get("rating") is not None:
+            standing.rating = ratings.display(row["rating"])
         if standing.played >= min_games():
             tables[key].ranked.append(standing)
         else:
@@ -248,10 +260,11 @@ def season_tables(season: Season, *, game: str = "") -> tuple[Table | None, list
     """The table of `game` in the season (of the first game played in it when `game` was not),
     with each listed member's rating at the season's end, and the tables of the other games
     played in it, without: two queries, a third only for members no game of the season rated."""
-    found = tables_from(grouped([season]))
+    kept = ended(season)
+    found = tables_from(standing_rows([season]) if kept else grouped([season]))
     tables = in_game_order({slug: table for (_season, slug), table in found.items()})
     chosen = next((t for t in tables if t.slug == game), tables[0] if tables else None)
-    if chosen is not None:
+    if chosen is not None and not kept:
         add_ratings(season, {chosen.slug: chosen})
     return chosen, [t for t in tables if t is not chosen]
 
@@ -261,8 +274,20 @@ def add_ratings(season: Season, tables: dict[str, Table]) -> None:
     end. Read from the season's own results, so the rows read grow with the season and not
     with the club's history; a member whom no game of the season rated (their seats there
     were left out of the rating) has it from the games before, asked for them alone."""
+    listed = [(slug, s) for slug, t in tables.items() for s in [*t.ranked, *t.unranked]]
+    at_end = ratings_at_end(season, {(s.player.user_id, slug) for slug, s in listed})
+    for slug, standing in listed:
+        value = at_end.get((standing.player.user_id, slug))
+        standing.rating = ratings.display(value) if value is not None else None
+
+
+def ratings_at_end(season: Season, pairs: set[tuple[int, str]]) -> dict[tuple[int, str], float]:
+    """(member id, game slug) -> the raw rating after the member's last rated game of that game
+    up to the season's end, for the pairs asked (two queries at most)."""
     start, end = bounds(season)
-    slugs = list(tables)
+    slugs = sorted({slug for _user, slug in pairs})
+    if not slugs:
+        return {}
     rows = (
         Result.objects.filter(
             user__isnull=False,
@@ -275,13 +300,10 @@ def add_ratings(season: Season, tables: dict[str, Table]) -> None:
         .values_list("user_id", "game__engine_slug", "rating_after")
     )
     at_end = {(user_id, slug): value for user_id, slug, value in rows}  # the last one wins
-    listed = [(slug, s) for slug, t in tables.items() for s in [*t.ranked, *t.unranked]]
-    missing = {s.player.user_id for slug, s in listed if (s.player.user_id, slug) not in at_end}
+    missing = {user_id for user_id, slug in pairs if (user_id, slug) not in at_end}
     if missing:
         at_end.update(ratings_before(start, slugs, missing))
-    for slug, standing in listed:
-        value = at_end.get((standing.player.user_id, slug))
-        standing.rating = ratings.display(value) if value is not None else None
+    return at_end
 
 
 def ratings_before(start: datetime, slugs: list[str], members: set[int]) -> dict:
@@ -311,10 +333,60 @@ def ratings_before(start: datetime, slugs: list[str], members: set[int]) -> dict
     }
 
 
+def keep_standings(season: Season) -> None:
+    """Count an ended season's standings and keep them, once: under the season's row lock, so
+    a late score clearing them waits, and two pages asking at once count it once."""
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        if not locked.standings_stored:
+            rows = grouped([locked])
+            at_end = ratings_at_end(locked, {(r["user_id"], r["game__engine_slug"]) for r in rows})
+            SeasonStanding.objects.filter(season=locked).delete()
+            SeasonStanding.objects.bulk_create(
+                SeasonStanding(
+                    season=locked,
+                    engine_slug=row["game__engine_slug"],
+                    user_id=row["user_id"],
+                    doubled=row["doubled"],
+                    played=row["played"],
+                    average=float(row["average"]),
+                    rating=at_end.get((row["user_id"], row["game__engine_slug"])),
+                )
+                for row in rows
+            )
+            Season.objects.filter(pk=locked.pk).update(standings_stored=True)
+    season.standings_stored = True
+
+
+def standing_rows(seasons: list[Season]) -> list[dict[str, Any]]:
+    """The ended seasons' kept standings, in grouped()'s shape with the rating (one query, and
+    one per season counted for the first time)."""
+    for season in seasons:
+        if not season.standings_stored:
+            keep_standings(season)
+    if not seasons:
+        return []
+    rows = SeasonStanding.objects.filter(season__in=seasons).values(
+        "season_id",
+        "engine_slug",
+        "user_id",
+        "user__username",
+        "user__display_name",
+        "doubled",
+        "played",
+        "average",
+        "rating",
+    )
+    return [{**row, "game__engine_slug": row["engine_slug"]} for row in rows]
+
+
 def summaries(seasons: list[Season]) -> dict[int, list[Table]]:
-    """Season id -> the tables of each game played in it, without ratings (for the champions
-    and the top of each game): one query for all the seasons given."""
-    found = tables_from(grouped(seasons))
+    """Season id -> the tables of each game played in it (for the champions and the top of
+    each game): the ended seasons' kept rows in one query, the others counted in one."""
+    on = today()
+    kept = [season for season in seasons if ended(season, on)]
+    counted = [season for season in seasons if not ended(season, on)]
+    found = tables_from(standing_rows(kept) + grouped(counted))
     by_season: dict[int, dict[str, Table]] = {season.pk: {} for season in seasons}
     for (season_id, slug), table in found.items():
         by_season[season_id][slug] = table

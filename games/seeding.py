@@ -315,8 +315,8 @@ def write(
     *,
     games: int,
     end: datetime,
-    days: int,
-) -> None:
+    days: float,
+) -> list[Game]:
     """Store a batch of played games: games, seats, the move log, results and ratings."""
     now = timezone.now()
     rows = []
@@ -377,3 +377,4 @@ def write(
     insert_moves(moves, now)
     Result.objects.bulk_create(results, batch_size=2000)
     book.save()  # in the same transaction as the results that moved them
+    return rows

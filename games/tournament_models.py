@@ -78,6 +78,8 @@ class TournamentEntry(models.Model):
     status = models.CharField(max_length=12, choices=Status)
     # The first round the member was paired in; a late entry starts at 0 points then.
     first_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The place in the final ranking, stored when the tournament finishes (bots have no entry).
+    final_place = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -55,7 +55,7 @@ from games.models import (
     TournamentRound,
     TournamentTable,
 )
-from games.services.common import BOT_LEVELS, GameError, engine_for
+from games.services.common import BOT_LEVELS, GameError, announce_lobby_on_commit, engine_for
 from games.services.lobby import create_game, join_seat
 from games.services.seats import resign
 from games.services.tournament_events import (  # noqa: F401 (cancel_tournament, entrants)
@@ -197,6 +197,7 @@ def register(*, tournament_id: int, user: User) -> TournamentEntry:
         raise GameError("tournament_withdrawn", "A member who withdrew does not enter again.")
     full = _registered(tournament).count() >= tournament.capacity
     status = Entry.Status.WAITLISTED if full else Entry.Status.REGISTERED
+    announce_lobby_on_commit()  # open tournament pages fetch their entries again
     if entry is None:
         return TournamentEntry.objects.create(tournament=tournament, user=user, status=status)
     # Withdrawn before playing: enters again at the end of the queue.
@@ -217,6 +218,7 @@ def withdraw(*, tournament_id: int, user: User) -> None:
     had_place = entry.status == Entry.Status.REGISTERED
     entry.status = Entry.Status.WITHDRAWN
     entry.save(update_fields=["status"])
+    announce_lobby_on_commit()
     for table in TournamentTable.objects.filter(
         round__tournament=tournament, game__status=Game.Status.RUNNING
     ).select_related("game"):
@@ -268,7 +270,11 @@ def run_tournaments(*, now: datetime | None = None) -> dict[str, int]:
             outcome = start_next_round(tournament_id=tournament_id, now=now)
         except GameError:
             logger.exception("Tournament %s could not start a round", tournament_id)
-            Tournament.objects.filter(pk=tournament_id).update(status=Tournament.Status.CANCELLED)
+            with transaction.atomic():
+                Tournament.objects.filter(pk=tournament_id).update(
+                    status=Tournament.Status.CANCELLED
+                )
+                announce_lobby_on_commit()
             outcome = "cancelled"
         if outcome:
             counts[outcome] += 1
@@ -294,6 +300,7 @@ def close_round(*, round_id: int, now: datetime) -> int:
         return 0
     round_.status = TournamentRound.Status.FINISHED
     round_.save(update_fields=["status"])
+    announce_lobby_on_commit()  # open tournament pages show the round closed
     return 1
 
 
@@ -314,6 +321,7 @@ def start_next_round(*, tournament_id: int, now: datetime) -> str:
         if len(entries) < 2:
             tournament.status = Tournament.Status.CANCELLED
             tournament.save(update_fields=["status"])
+            announce_lobby_on_commit()
             return "cancelled"
         tournament.status = Tournament.Status.RUNNING
         tournament.order = [e.pk for e in entries]
@@ -322,7 +330,7 @@ def start_next_round(*, tournament_id: int, now: datetime) -> str:
         tournament.entries.filter(status=Entry.Status.WAITLISTED).update(
             status=Entry.Status.WITHDRAWN
         )
-    tables = _pair(tournament, round_.number, entries)
+    tables = pair_round(tournament, round_.number, entries)
     by_id = {e.pk: e for e in entries}
     for number, seats in enumerate(tables, start=1):
         game = _create_table_game(tournament, [by_id.get(s) if s else None for s in seats])
@@ -343,10 +351,12 @@ def start_next_round(*, tournament_id: int, now: datetime) -> str:
             entry.save(update_fields=["first_round"])
     round_.status = TournamentRound.Status.PLAYING
     round_.save(update_fields=["status", "starts_at", "deadline"])
+    announce_lobby_on_commit()  # open tournament pages show the round's tables
     return "started"
 
 
-def _pair(tournament: Tournament, number: int, entries: list[TournamentEntry]) -> list[list]:
+def pair_round(tournament: Tournament, number: int, entries: list[TournamentEntry]) -> list[list]:
+    """Round `number`'s tables: each a list of entry ids in seat order, None for a bot."""
     active = [e.pk for e in entries]
     if tournament.format == Tournament.Format.ROUND_ROBIN:
         schedule = pairing.round_robin(tournament.order, tournament.table_size)
@@ -392,6 +402,12 @@ def finish_tournament(*, tournament_id: int) -> int:
         return 0
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
+    # The final ranking is kept on the entries: profiles and the club page read a row each.
+    places = {row.member: row.place for row in standings(tournament)}
+    for entry in tournament.entries.filter(pk__in=places):
+        entry.final_place = places[entry.pk]
+        entry.save(update_fields=["final_place"])
+    announce_lobby_on_commit()  # open tournament pages show the final ranking
     return 1
 
 

@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from games import seasons, stats
+from games import seasons, stats, tournament_results
 from games.models import Season
 
 
@@ -26,6 +26,7 @@ def member(request: HttpRequest, username: str) -> HttpResponse:
             "games": stats.profile_stats(person),
             "head_to_head": stats.head_to_head(person),
             "seasons": seasons.member_places(person, list(Season.objects.all())),
+            "tournaments": tournament_results.member_tournaments(person),
             "min_games": stats.MIN_RATED_GAMES,
             "chart_points": stats.CHART_POINTS,
         },

@@ -100,6 +100,8 @@ def number(value: Any) -> str:
 
 @require_GET
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The tournament's page; over htmx (a hint from the lobby socket, or the socket opening
+    again) only its live part: the entries, the standings and the rounds' tables."""
     t = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
     entries = list(t.entries.select_related("user").order_by("pk"))
     mine = next((e for e in entries if e.user_id == request.user.pk), None)
@@ -116,9 +118,10 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
             row[key] = number(row[key])
     open_entry = t.status == Tournament.Status.REGISTRATION or tournaments.may_enter_late(t)
     active = mine is not None and mine.status != Entry.WITHDRAWN
+    template = "games/tournament.html#tournament-part" if request.htmx else "games/tournament.html"
     return render(
         request,
-        "games/tournament.html",
+        template,
         {
             "t": t,
             "title": rendering.game_name(t.engine_slug),
@@ -129,6 +132,7 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "can_withdraw": active
             and t.status in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING),
             "rounds": rounds,
+            "rounds_finished": sum(r["round"].status == r["round"].Status.FINISHED for r in rounds),
             "rows": rows,
             "final": t.status == Tournament.Status.FINISHED,
         },

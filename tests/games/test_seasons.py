@@ -401,6 +401,93 @@ def test_season_pages_read_a_fixed_number_of_queries(season: Season, alice: User
 
 
 @pytest.mark.django_db
+def test_an_ended_season_is_counted_once_and_then_read_from_its_kept_standings(
+    autumn: Season, alice: User, time_machine
+) -> None:
+    time_machine.move_to(datetime(2026, 12, 10, 12, tzinfo=UTC))
+    first, [] = seasons.season_tables(autumn)
+    with CaptureQueriesContext(connection) as captured:
+        again, [] = seasons.season_tables(autumn)
+        summary = seasons.summaries([autumn])[autumn.pk]
+    assert (
+        rows_of(again)
+        == rows_of(first)
+        == [
+            ("alice", 1, 4.5, 3, 1.67, 1060),
+            ("bob", 2, 2.5, 3, 2.33, 1000),
+            ("carol", None, 2.0, 2, 2.5, 1010),
+        ]
+    )
+    assert [s.player.username for s in summary[0].champions] == ["alice"]
+    # Read from the kept rows: no result of the season's games is counted again.
+    assert not any("games_result" in q["sql"] for q in captured.captured_queries)
+
+
+@pytest.mark.django_db
+def test_a_game_of_an_ended_season_scored_late_is_counted_in_its_standings(
+    autumn: Season, bob: User, carol: User, time_machine
+) -> None:
+    from games.services import finish_game
+    from tests.games.conftest import build_game, play_random_moves
+
+    time_machine.move_to(datetime(2026, 12, 10, 12, tzinfo=UTC))
+    seasons.season_tables(autumn)
+    # A game that ended on 20 November, whose end-of-game task was lost: scored only now.
+    game = play_random_moves(build_game(carol, bob))
+    assert game.status == Game.Status.FINISHED and not game.results.exists()
+    Game.objects.filter(pk=game.pk).update(finished_at=at(20))
+    finish_game(game_id=game.pk)
+    table, [] = seasons.season_tables(Season.objects.get(pk=autumn.pk))
+    played = {s.player.username: s.played for s in [*table.ranked, *table.unranked]}
+    assert played == {"alice": 3, "bob": 4, "carol": 3}
+    # Three games now: carol reaches the minimum and is ranked.
+    assert [s.player.username for s in table.unranked] == []
+
+
+@pytest.mark.django_db
+def test_editing_an_ended_seasons_days_counts_its_standings_again(
+    autumn: Season, alice: User, time_machine
+) -> None:
+    time_machine.move_to(datetime(2026, 12, 10, 12, tzinfo=UTC))
+    seasons.season_tables(autumn)
+    # From 3 November on: g1 (2 November) is left out; alice 1.5 + 1, bob 1.5 + 0, carol 0 + 2.
+    autumn.starts_on = date(2026, 11, 3)
+    seasons.save_season(season=autumn, user=alice)
+    table, [] = seasons.season_tables(Season.objects.get(pk=autumn.pk))
+    points = {s.player.username: s.points for s in [*table.ranked, *table.unranked]}
+    assert points == {"alice": 2.5, "bob": 1.5, "carol": 2.0}
+
+
+@pytest.mark.django_db
+def test_ended_season_pages_read_a_fixed_number_of_queries(alice: User, time_machine) -> None:
+    """The index and the profile with many ended seasons: their queries grow with neither the
+    games nor the seasons."""
+    time_machine.move_to(datetime(2027, 6, 10, 12, tzinfo=UTC))
+    members = [alice, *(make_user(f"member{n}") for n in range(8))]
+    client = client_for(alice)
+    pages = [reverse("games:seasons"), reverse("accounts:member", args=["alice"])]
+
+    def counts() -> list[int]:
+        found = []
+        for url in pages:
+            client.get(url)  # the first visit counts what ended since
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url).status_code == 200
+            found.append(len(captured))
+        return found
+
+    Season.objects.create(name="Nov", starts_on=date(2026, 11, 1), ends_on=date(2026, 11, 30))
+    add_games(members[:3], 8)
+    few = counts()
+    for month in (1, 2, 3):
+        Season.objects.create(
+            name=f"M{month}", starts_on=date(2027, month, 1), ends_on=date(2027, month, 28)
+        )
+    add_games(members, 120)
+    assert counts() == few
+
+
+@pytest.mark.django_db
 def test_seed_club_fills_the_last_quarters_as_seasons() -> None:
     from games import seeding
 

@@ -120,3 +120,46 @@ def test_seeded_members_joined_over_the_year_before_their_first_game() -> None:
         if games.exists():
             first = min(games.values_list("started_at", flat=True))
             assert member.date_joined < first
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seeding_adds_a_finished_and_a_running_tournament_of_each_format() -> None:
+    from itertools import combinations
+
+    from django.utils import timezone
+
+    from games.models import Tournament, TournamentEntry, TournamentTable
+
+    call_command("seed_club", games=40, members=8, jobs=1, seed=3)
+    # The tournaments' tables are games of the 40 asked for.
+    assert Game.objects.count() == 40
+    call_command("audit_games")
+    kinds = sorted(Tournament.objects.values_list("format", "status"))
+    assert kinds == [
+        ("round_robin", "finished"),
+        ("round_robin", "running"),
+        ("swiss", "finished"),
+        ("swiss", "running"),
+    ]
+    for table in TournamentTable.objects.select_related("game"):
+        users = dict(TournamentEntry.objects.values_list("pk", "user_id"))
+        seats = list(table.game.seats.order_by("position"))
+        assert [s.user_id for s in seats] == [users.get(e) for e in table.entries]
+        assert all(s.bot_level == "normal" for s in seats if s.user_id is None)
+        assert table.game.status == Game.Status.FINISHED
+    for t in Tournament.objects.filter(status="finished"):
+        assert {r.status for r in t.rounds.all()} == {"finished"}
+        places = sorted(t.entries.values_list("final_place", flat=True))
+        # Every member ranked (a shared place repeats a number), from the first place on.
+        assert places[0] == 1 and None not in places and len(places) == t.entries.count()
+    robin = Tournament.objects.get(format="round_robin", status="finished")
+    met = dict.fromkeys(combinations(sorted(robin.order), 2), 0)
+    for table in TournamentTable.objects.filter(round__tournament=robin):
+        for pair in combinations(sorted(e for e in table.entries if e), 2):
+            met[pair] += 1
+    assert set(met.values()) == {1}  # every two members of the group met exactly once
+    for t in Tournament.objects.filter(status="running"):
+        rounds = list(t.rounds.order_by("number"))
+        assert rounds[0].status == "finished"
+        assert all(r.status == "scheduled" and r.starts_at > timezone.now() for r in rounds[1:])
+        assert set(t.entries.values_list("final_place", flat=True)) == {None}

@@ -262,3 +262,190 @@ def test_only_the_organiser_may_cancel(alice: User) -> None:
     client.post(reverse("games:tournament-cancel", args=[t.pk]), {"confirm": "yes"})
     t.refresh_from_db()
     assert t.status == Tournament.Status.REGISTRATION
+
+
+# --- the live page ----------------------------------------------------------------------------
+
+
+def row_of(part: str, username: str) -> str:
+    return part[part.index(f'<tr data-member="{username}"') :].split("</tr>")[0]
+
+
+def test_a_members_page_listens_on_the_lobby_socket_and_fetches_its_live_part(
+    alice: User,
+) -> None:
+    t = create(organiser())
+    tournaments.register(tournament_id=t.pk, user=alice)
+    client = signed_in(alice)
+    page = client.get(t.get_absolute_url()).text
+    assert 'ws-connect="/ws/lobby/"' in page
+    assert f'hx-get="{t.get_absolute_url()}"' in page
+    part = client.get(t.get_absolute_url(), headers={"HX-Request": "true"}).text
+    assert "<html" not in part
+    assert part.lstrip().startswith('<div id="tournament-part"')
+    assert "Alice" in part and "Withdraw" in part
+    # A visitor reads the page; the lobby socket takes members only.
+    assert 'ws-connect="/ws/lobby/"' not in Client().get(t.get_absolute_url()).text
+
+
+def test_every_change_of_a_tournament_hints_its_open_pages(
+    quick_bots: None, django_capture_on_commit_callbacks: Any, monkeypatch: Any
+) -> None:
+    from games import broadcast
+
+    hints: list[None] = []
+    monkeypatch.setattr(broadcast, "notify_lobby_changed", lambda: hints.append(None))
+    t = create(organiser(), table_size=2, rounds=1)
+    members = [make_user(f"m{i}") for i in range(3)]
+
+    def hinted(step: Any) -> bool:
+        before = len(hints)
+        with django_capture_on_commit_callbacks(execute=True):
+            step()
+        return len(hints) > before
+
+    for member in members:
+        assert hinted(lambda m=member: tournaments.register(tournament_id=t.pk, user=m))
+    assert hinted(lambda: tournaments.withdraw(tournament_id=t.pk, user=members[2]))
+    assert beat_at(FIRST, django_capture_on_commit_callbacks)["started"] == 1
+    assert hints, "the round's start"
+    table = t.rounds.get().tables.get()
+    before = len(hints)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_out(table.game, random.Random(2))
+    assert len(hints) > before, "the table's game scored"
+    before = len(hints)
+    counts = beat_at(FIRST + timedelta(minutes=1), django_capture_on_commit_callbacks)
+    assert counts["closed"] == counts["finished"] == 1
+    assert len(hints) > before, "the round closed, the final ranking"
+
+
+def test_the_live_part_moves_the_standings_once_a_tables_game_is_scored(
+    quick_bots: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    t = create(organiser(), table_size=2, rounds=2)
+    members = [make_user(f"m{i}", display_name=f"Member {i}") for i in range(4)]
+    for member in members:
+        tournaments.register(tournament_id=t.pk, user=member)
+    beat_at(FIRST, django_capture_on_commit_callbacks)
+    client = signed_in(members[0])
+    url = t.get_absolute_url()
+    part = client.get(url, headers={"HX-Request": "true"}).text
+    assert 'data-played="0"' in row_of(part, "m0")
+    table = next(x for x in t.rounds.get(number=1).tables.all() if x.entries[0] or x.entries[1])
+    play_out(table.game, random.Random(3))
+    part = client.get(url, headers={"HX-Request": "true"}).text
+    seated = [e.user.username for e in TournamentEntry.objects.filter(pk__in=table.entries)]
+    results = {r.user.username: r.rank for r in table.game.results.select_related("user")}
+    for username in seated:
+        row = row_of(part, username)
+        assert 'data-played="1"' in row
+        # A table of two: 1 point for the first, 0 for the second, a shared first half each.
+        shared = list(results.values()).count(results[username]) > 1
+        points = "0.5" if shared else ("1" if results[username] == 1 else "0")
+        assert f'data-points="{points}"' in row
+
+
+# --- results on profiles and the club page ----------------------------------------------------
+
+
+def test_profiles_show_the_final_place_and_the_club_page_the_winners_bots_never_ranked(
+    quick_bots: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    t = create(organiser(), table_size=2, rounds=1)
+    members = [make_user(f"m{i}", display_name=f"Member {i}") for i in range(3)]
+    for member in members:
+        tournaments.register(tournament_id=t.pk, user=member)
+    beat_at(FIRST, django_capture_on_commit_callbacks)
+    viewer = signed_in(members[0])
+    profile = viewer.get(reverse("accounts:member", args=["m1"])).text
+    row = profile[profile.index(f'<tr data-tournament="{t.pk}"') :].split("</tr>")[0]
+    assert "running" in row and "Spring cup" in row
+    club = viewer.get("/").text
+    assert f'data-tournament="{t.pk}"' in club and "running: 0 of 1 round played" in club
+
+    for table in t.rounds.get().tables.all():
+        play_out(table.game, random.Random(5))
+    beat_at(FIRST + timedelta(minutes=1), django_capture_on_commit_callbacks)
+    ranking = Client().get(reverse("games:tournament-json", args=[t.pk])).json()["standings"]
+    # Three members at two tables of two: the bot completing a table is never ranked.
+    assert len(ranking) == 3
+    for row in ranking:
+        profile = viewer.get(reverse("accounts:member", args=[row["member"]])).text
+        mine = profile[profile.index(f'<tr data-tournament="{t.pk}"') :].split("</tr>")[0]
+        assert f"{row['place']} of 3" in mine
+    club = viewer.get("/").text
+    listed = club[club.index(f'<li data-tournament="{t.pk}"') :].split("</li>")[0]
+    winners = {f"Member {r['member'][1:]}" for r in ranking if r["place"] == 1}
+    others = {f"Member {r['member'][1:]}" for r in ranking if r["place"] != 1}
+    assert "Won by" in listed
+    assert all(name in listed for name in winners)
+    assert not any(name in listed for name in others)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("hu", ["Versenyek", "Verseny", "folyamatban"]), ("pl", ["Turnieje", "Turniej", "w toku"])],
+)
+def test_a_profiles_tournaments_speak_the_readers_language(
+    quick_bots: None, django_capture_on_commit_callbacks: Any, language: str, words: list[str]
+) -> None:
+    t = create(organiser(), table_size=2, rounds=1)
+    members = [make_user(f"m{i}", language=language) for i in range(2)]
+    for member in members:
+        tournaments.register(tournament_id=t.pk, user=member)
+    beat_at(FIRST, django_capture_on_commit_callbacks)
+    profile = signed_in(members[0]).get(reverse("accounts:member", args=["m1"])).text
+    section = profile[profile.index('id="member-tournaments"') :].split("</section>")[0]
+    for word in words:
+        assert word in section
+
+
+def test_tournament_pages_read_a_fixed_number_of_queries(
+    quick_bots: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The tournament page, its live part, a player's profile and the club page: their queries
+    grow with neither the rounds played nor the club's games and tournaments."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.games.test_seasons import add_games
+
+    members = [make_user(f"m{i}") for i in range(4)]
+    client = signed_in(members[0])
+
+    def tournament_with_a_round_played(rounds: int) -> Tournament:
+        t = create(organiser(f"olga{rounds}"), table_size=2, rounds=rounds)
+        for member in members:
+            tournaments.register(tournament_id=t.pk, user=member)
+        beat_at(FIRST, django_capture_on_commit_callbacks)
+        for table in t.rounds.get(number=1).tables.all():
+            play_out(table.game, random.Random(6))
+        return t
+
+    def counts(t: Tournament) -> list[int]:
+        found = []
+        for url, headers in [
+            (t.get_absolute_url(), {}),
+            (t.get_absolute_url(), {"HX-Request": "true"}),
+            (reverse("accounts:member", args=["m1"]), {}),
+            ("/", {}),
+        ]:
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url, headers=headers).status_code == 200
+            found.append(len(captured))
+        return found
+
+    add_games(members, 8)
+    first = tournament_with_a_round_played(2)
+    beat_at(FIRST + timedelta(hours=1), django_capture_on_commit_callbacks)
+    for table in first.rounds.get(number=2).tables.all():
+        play_out(table.game, random.Random(7))
+    beat_at(FIRST + timedelta(hours=2), django_capture_on_commit_callbacks)
+    first.refresh_from_db()
+    assert first.status == Tournament.Status.FINISHED
+    few = counts(first)
+    # Another tournament running for the same members, and many more of the club's games.
+    tournament_with_a_round_played(3)
+    add_games(members, 80)
+    assert counts(first) == few

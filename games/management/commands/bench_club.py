@@ -2,7 +2,8 @@
 
 Each page is asked for `--requests` times (after one request that warms the caches) through
 Django's test client in this process, so the figures are the server's own time for the page,
-with no network or browser. Run `seed_club` first (or give `--seed-games`).
+with no network or browser. Run `seed_club` first (or give `--seed-games`). Tournaments of a
+club's size are added first until there are `--tournaments` (games/seeding_tournaments.py).
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from typing import Any
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
-from django.db.models import Count
+from django.db.models import Count, Max
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
-from games import seasons, stats
-from games.models import Game, Season
+from games import seasons, seeding, seeding_tournaments, stats
+from games.models import Game, Season, Tournament
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -34,7 +36,7 @@ def percentile(values: list[float], share: float) -> float:
 class Command(BaseCommand):
     help = (
         "Median and p95 times of the history, a busy member's profile, each leaderboard, /, "
-        "the seasons and the current season's page."
+        "the seasons, the current season's page and the largest finished and running tournaments."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -42,6 +44,9 @@ class Command(BaseCommand):
         parser.add_argument("--member", default="", help="whose pages (default: the busiest)")
         parser.add_argument(
             "--seed-games", type=int, default=0, help="run seed_club with this many games first"
+        )
+        parser.add_argument(
+            "--tournaments", type=int, default=20, help="add tournaments up to this many first"
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -52,6 +57,7 @@ class Command(BaseCommand):
             started = time.perf_counter()
             call_command("seed_club", games=options["seed_games"])
             self.stdout.write(f"seed_club: {time.perf_counter() - started:.0f} s")
+        self.add_tournaments(options["tournaments"])
         member = self.member(options["member"])
         games = Game.objects.filter(status=Game.Status.FINISHED).count()
         played = member.results.count()
@@ -71,10 +77,40 @@ class Command(BaseCommand):
         season = seasons.current_season() or Season.objects.first()
         if season is not None:  # the running season, else the latest
             pages.append((f"season {season.name}", reverse("games:season", args=[season.pk])))
+        pages.append(("tournaments", reverse("games:tournaments")))
+        for status in (Tournament.Status.FINISHED, Tournament.Status.RUNNING):
+            largest = (
+                Tournament.objects.filter(status=status)
+                .annotate(tables=Count("rounds__tables"))
+                .order_by("-tables", "pk")
+                .first()
+            )
+            if largest is not None:
+                pages.append((f"tournament ({status})", largest.get_absolute_url()))
         self.stdout.write(f"{'page':<28} {'median':>9} {'p95':>9} {'queries':>8}")
         for name, url in pages:
             self.bench(client, name, url, options["requests"])
         self.stdout.write(f"load average at the end: {self.load()}")
+
+    def add_tournaments(self, wanted: int) -> None:
+        missing = wanted - Tournament.objects.count()
+        club = list(User.objects.filter(username__startswith=seeding.MEMBER_PREFIX).order_by("pk"))
+        if missing <= 0 or len(club) <= 16:
+            return
+        started = time.perf_counter()
+        since = Game.objects.aggregate(last=Max("finished_at"))["last"] or timezone.now()
+        designs = seeding_tournaments.bench_designs(missing)
+        added, _moves = seeding_tournaments.seed(
+            club,
+            seeding.RatingBook.load(),
+            seed=wanted,
+            since=since,
+            now=timezone.now(),
+            designs=designs,
+        )
+        seeding.analyze()
+        seconds = time.perf_counter() - started
+        self.stdout.write(f"{missing} tournaments added ({added} games) in {seconds:.0f} s.")
 
     def member(self, username: str) -> User:
         if username:

@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 from tqdm import tqdm
 
-from games import seeding
+from games import seeding, seeding_tournaments
 
 BATCH = 100
 
@@ -23,7 +23,9 @@ class Command(BaseCommand):
     help = (
         "Create members and finished games of every game, played by the random and greedy "
         "bots and stored with their move logs, results and ratings, and the seasons of the "
-        "last five quarters (games/seeding.py)."
+        "last five quarters (games/seeding.py); with --games 40 or more, one finished and one "
+        "running tournament of each format, whose tables are part of the games "
+        "(games/seeding_tournaments.py)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -58,7 +60,12 @@ class Command(BaseCommand):
         if not 0 <= options["bot_share"] < 1:
             raise CommandError("--bot-share is a share of the seats, from 0 to below 1.")
         started = time.perf_counter()
-        specs = seeding.plan(games, members, seed=options["seed"], bot_share=options["bot_share"])
+        # The tournaments' tables are games of the --games asked for, played after the others.
+        with_tournaments = seeding_tournaments.wanted(games, members)
+        reserved = seeding_tournaments.games_needed() if with_tournaments else 0
+        specs = seeding.plan(
+            games - reserved, members, seed=options["seed"], bot_share=options["bot_share"]
+        )
         end = timezone.now()
         # Members joined over the same days as the games, each before their first game, so
         # the club page's newest members and the profiles' "member since" look like a club's.
@@ -67,12 +74,13 @@ class Command(BaseCommand):
         book = seeding.RatingBook.load()
         moves = 0
         stored = 0
-        with tqdm(total=games, unit="game", desc="seed_club", file=sys.stderr) as bar:
+        with tqdm(total=games - reserved, unit="game", desc="seed_club", file=sys.stderr) as bar:
             batch: list[seeding.Played] = []
 
             def write() -> None:
                 nonlocal batch, stored, moves
-                seeding.write(batch, club, book, games=games, end=end, days=options["days"])
+                planned = games - reserved
+                seeding.write(batch, club, book, games=planned, end=end, days=options["days"])
                 stored += len(batch)
                 moves += sum(len(played.moves) for played in batch)
                 bar.update(len(batch))
@@ -86,13 +94,20 @@ class Command(BaseCommand):
             # played game's spec came back from another process: a copy, never `specs[-1]`.)
             if batch:
                 write()
+        if with_tournaments:
+            added, tournament_moves = seeding_tournaments.seed(
+                club, book, seed=options["seed"], since=end, now=timezone.now()
+            )
+            stored += added
+            moves += tournament_moves
         seasons = seeding.ensure_seasons(end)
         seeding.analyze()
         seconds = time.perf_counter() - started
+        note = f"; {len(seeding_tournaments.DESIGNS)} tournaments" if with_tournaments else ""
         # What was stored, counted as it was written, not what was asked for.
         self.stdout.write(
             self.style.SUCCESS(
                 f"{stored} games ({moves} moves) for {members} members in {seconds:.0f} s; "
-                f"{len(seasons)} seasons added."
+                f"{len(seasons)} seasons added{note}."
             )
         )
