@@ -51,12 +51,6 @@ def locked(game_id: int) -> Game:
     return game
 
 
-def position_of(seat: Seat | int | None) -> int | None:
-    if seat is None or isinstance(seat, int):
-        return seat
-    return int(seat.position)
-
-
 def first_state(engine: Engine, players: int, seed: int, options: dict | None) -> Any:
     """The first state of a game, the one every rebuild from the log starts from (play,
     replay, review, export and import, audit and verify, take-back).
