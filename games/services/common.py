@@ -77,7 +77,7 @@ def current_state(game: Game, engine: Engine) -> Any:
 
 def broadcast_on_commit(game: Game) -> None:
     # robust: the move is already stored; a channel layer hiccup must not turn the member's
-    # request into an error (browsers recover from a lost message, principle 6).
+    # request into an error (browsers recover from a lost message, principle 7).
     transaction.on_commit(
         partial(broadcast.notify_game_changed, game.pk, game.revision), robust=True
     )
