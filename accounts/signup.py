@@ -1,5 +1,6 @@
 """The sign-up form (ACCOUNT_FORMS): allauth's, doing the same work for a registered address
-as for a new one, so that the time of the answer tells nothing either (issue 20, item 6).
+as for a new one, so that the time of the answer tells nothing either (a signup never shows
+whether an address is already registered).
 
 Its own module: allauth builds its sign-up form on `accounts.forms.SignupExtraForm`, so that
 module cannot import allauth's forms itself.

@@ -1,4 +1,4 @@
-"""Telling open game pages that a game changed (DESIGN.md principle 6: sockets are hints).
+"""Telling open game pages that a game changed (DESIGN.md principle 7: sockets are hints).
 
 The group message carries only the game's id and move number (and the times of its hops),
 never HTML or state: the boards are rendered in the server processes, each from one seat's

@@ -254,7 +254,7 @@ class TournamentForm(WallClockForm):
 
 
 # A season's days: a year at most, and dates a page can always show (its day after the last
-# is still in the calendar, issue 31).
+# is still in the calendar).
 SEASON_MAX_DAYS = 366
 SEASON_YEARS = (2000, 2999)
 

@@ -91,10 +91,6 @@ class Game(models.Model):
         return isinstance(self.options, dict) and PRACTICE_OPTION in self.options
 
     @property
-    def group_name(self) -> str:
-        return f"game-{self.pk}"
-
-    @property
     def revision(self) -> int:
         """The number of changes of the board so far: a move adds one to `version`, a step
         taken back removes one and adds one to `steps_taken_back`, so this grows by exactly
@@ -159,6 +155,13 @@ class Seat(models.Model):
     def is_bot(self) -> bool:
         """True when a bot plays this seat now (a bot seat, or a member's seat taken over)."""
         return bool(self.bot_level) and (self.user_id is None or self.bot_took_over)
+
+
+def position_of(seat: Seat | int | None) -> int | None:
+    """A seat's position from a `Seat`, a position or None, so callers pass what they hold."""
+    if seat is None or isinstance(seat, int):
+        return seat
+    return int(seat.position)
 
 
 class OpenPage(models.Model):

@@ -1,6 +1,6 @@
 """A member's rating in one game, drawn: the profile's chart (games/_rating_chart.html).
 
-The chart explains itself (issue 33): a caption, a value axis with round values, a date axis,
+The chart explains itself: a caption, a value axis with round values, a date axis,
 and each rated game a point that takes the focus (a tap focuses it too) and then shows, in
 the band above the plot, the game, its date, the member's place and the rating after it.
 Every number in the SVG is a plain int (DESIGN: SVG numbers are never localized); the words

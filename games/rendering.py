@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import boards, catalog, clocks, deals, engines, practice, ratings
-from games.models import Game, Move, Review
+from games.models import Game, Move, Review, position_of
 
 BOT_LABELS = {
     "easy": gettext_lazy("Easy bot"),
@@ -77,15 +77,6 @@ def seat_names(game: Any) -> list[str]:
 def game_name(slug: str) -> str:
     info = catalog.get(slug)
     return info.title if info is not None else engines.get(slug).name
-
-
-def seat_position(seat: Any) -> int | None:
-    """Accept a `Seat`, a position or None, so callers pass whatever they hold."""
-    if seat is None:
-        return None
-    if isinstance(seat, int):
-        return seat
-    return int(seat.position)
 
 
 # --- what happened: the move log in words -----------------------------------------------------
@@ -388,7 +379,7 @@ def board_context(
     recent: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The context of the board partial for the viewer at `seat` (None: spectator)."""
-    position = seat_position(seat)
+    position = position_of(seat)
     names = seat_names(game)
     is_over = bool(view.get("is_over"))
     results = list(game.results.all()) if is_over and getattr(game, "pk", None) else []
@@ -465,7 +456,7 @@ def board_html(*, game: Any, seat: Any) -> str:
     viewpoint and language and shares it among the sockets that need exactly that."""
     from games import services
 
-    position = seat_position(seat)
+    position = position_of(seat)
     view = services.view_for(game=game, seat=position)
     ctx = board_context(game=game, seat=position, view=view)
     ctx["oob_actions"] = True  # at the end, the header's actions follow (_end_actions.html)

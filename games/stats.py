@@ -23,11 +23,10 @@ from games.rendering import BOT_LABELS
 # A leaderboard lists a member or bot level after this many rated games of that game.
 MIN_RATED_GAMES = 5
 # The rating chart shows the last this many rated games; the breakdown averages the last
-# this many games (issue 19: "over their last 20 games").
+# this many games.
 CHART_POINTS = 50
 BREAKDOWN_GAMES = 20
 HISTORY_PAGE_SIZE = 20
-OUTCOMES = ("won", "lost")
 
 
 @dataclass(frozen=True)

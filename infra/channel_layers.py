@@ -7,7 +7,7 @@ file. Each process that has consumers polls that file and delivers messages writ
 processes to its own local groups. Only group messages cross processes, which is all the site
 uses: consumers join groups, and services announce changes with ``group_send``.
 
-Delivery stays at most once, as with every channel layer (DESIGN.md principle 6): a browser that
+Delivery stays at most once, as with every channel layer (DESIGN.md principle 7): a browser that
 misses a message notices the gap in move numbers and fetches the board over HTTP.
 """
 

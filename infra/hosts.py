@@ -8,7 +8,8 @@ On one address the site answers to that address and to this machine's loopback n
 address (`0.0.0.0` or `::`) it also answers to this machine's name (and `name.local`, as
 multicast DNS announces it) and its address on the local network, which is what members type on
 a club's own network; a name or address members reach
-the site by beyond those (a DNS name, a router's public address) goes in ALLOWED_HOSTS (README).
+the site by beyond those (a DNS name, a router's public address) goes in ALLOWED_HOSTS
+(docs/operations.md, "`make run` is the club's server too").
 """
 
 from __future__ import annotations

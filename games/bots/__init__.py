@@ -5,19 +5,19 @@ A bot sees only a seat's `view`. Whatever it searches is built by the engine's
 read what the seat may not see.
 
 Levels: `easy` is a noisy greedy bot, `normal` the greedy bot and `hard` information-set
-MCTS over whole turns (`turn_mcts`). The raw bots `random`, `greedy` and `mcts` (the
-move-by-move search) can be named as levels too.
+MCTS over whole turns (`turn_mcts`). The raw bots `random` and `greedy` can be named as
+levels too.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.bots import greedy, mcts, random_bot, turn_mcts
+from games.bots import greedy, random_bot, turn_mcts
 from games.bots.evaluation import Move
 
 LEVELS = ("easy", "normal", "hard")
-BOTS = ("random", "greedy", "mcts")
+BOTS = ("random", "greedy")
 
 # Easy: one move in five is random, the rest are judged with a few points of noise
 # (evaluations are in game points).
@@ -42,7 +42,7 @@ def choose_move(
     """The move `seat` plays at `level`, given only its `view`.
 
     `budget` is the search time in seconds and `iterations` a fixed number of search
-    iterations (which makes MCTS reproducible for a seed); both only affect `hard`/`mcts`.
+    iterations (which makes MCTS reproducible for a seed); both only affect `hard`.
     """
     if level == "random":
         return random_bot.choose(engine, view, seat, seed=seed)
@@ -50,11 +50,9 @@ def choose_move(
         return greedy.choose(engine, view, seat, seed=seed, noise=EASY_NOISE, epsilon=EASY_EPSILON)
     if level in ("normal", "greedy"):
         return greedy.choose(engine, view, seat, seed=seed)
-    seconds = HARD_SECONDS if budget is None else budget
     if level == "hard":
+        seconds = HARD_SECONDS if budget is None else budget
         return turn_mcts.choose(
             engine, view, seat, seed=seed, seconds=seconds, iterations=iterations
         )
-    if level == "mcts":
-        return mcts.choose(engine, view, seat, seed=seed, seconds=seconds, iterations=iterations)
     raise ValueError(f"unknown bot level {level!r}; expected one of {LEVELS + BOTS}")

@@ -51,12 +51,6 @@ def locked(game_id: int) -> Game:
     return game
 
 
-def position_of(seat: Seat | int | None) -> int | None:
-    if seat is None or isinstance(seat, int):
-        return seat
-    return int(seat.position)
-
-
 def first_state(engine: Engine, players: int, seed: int, options: dict | None) -> Any:
     """The first state of a game, the one every rebuild from the log starts from (play,
     replay, review, export and import, audit and verify, take-back).
@@ -83,7 +77,7 @@ def current_state(game: Game, engine: Engine) -> Any:
 
 def broadcast_on_commit(game: Game) -> None:
     # robust: the move is already stored; a channel layer hiccup must not turn the member's
-    # request into an error (browsers recover from a lost message, principle 6).
+    # request into an error (browsers recover from a lost message, principle 7).
     transaction.on_commit(
         partial(broadcast.notify_game_changed, game.pk, game.revision), robust=True
     )

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import boards
 from games.engines.base import Engine, can_take_back, take_back_refusal
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Seat, position_of
 from games.services import notices
 from games.services.clocks import run_clocks
 from games.services.common import (
@@ -27,7 +27,6 @@ from games.services.common import (
     engine_for,
     first_state_of,
     locked,
-    position_of,
     schedule_bot_turns,
     task_named,
 )

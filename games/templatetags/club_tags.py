@@ -3,7 +3,7 @@ its badge, linked to that bot level's place in the standings.
 
 Tags rather than an included template: a history page or a profile names a player a few
 hundred times, and an include costs a template render each time. Every page that names a
-member or a bot goes through `name_link` (issue 33: every name leads to a person).
+member or a bot goes through `name_link`, so every name leads to its person.
 """
 
 from __future__ import annotations

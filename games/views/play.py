@@ -62,7 +62,7 @@ def can_hint(game: Game, seat: Any) -> bool:
 @require_GET
 @login_required
 def board(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The current board over HTTP, for a browser that missed a live message (principle 6).
+    """The current board over HTTP, for a browser that missed a live message (principle 7).
 
     With `?known=N&stamp=S` and nothing changed since (N is the board's `data-version`, the
     game's revision: no move and no step taken back since, and the same stamp: results,

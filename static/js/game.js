@@ -9,7 +9,7 @@
     return board ? parseInt(board.getAttribute("data-version"), 10) : -1;
   }
 
-  // DESIGN.md principle 6: sockets are hints. The board is fetched over HTTP whenever a
+  // DESIGN.md principle 7: sockets are hints. The board is fetched over HTTP whenever a
   // message may have been missed; the server answers 204 when nothing changed.
   function refreshBoard() {
     var live = document.getElementById("game-live");

@@ -1,4 +1,4 @@
-"""The Akropolis board module's kept cities (games/boards/akropolis.py `drawn_city`): a board
+"""The Akropolis board's kept cities (games/boards/akropolis/drawing.py `drawn_city`): a board
 drawn with cities kept from earlier boards is the board drawn from nothing, for every seat
 and language through a game, and a city that did not change is not drawn again."""
 
@@ -12,7 +12,7 @@ from django.template import loader
 from django.utils import translation
 
 from games import rendering
-from games.boards import akropolis
+from games.boards.akropolis import drawing, names
 from tests.games.conftest import build_game, play_random_moves
 from tests.games.test_rendering import ENGINE, make_game, play_until, render_board
 
@@ -33,7 +33,7 @@ def test_kept_cities_draw_the_same_boards_as_drawing_from_nothing(alice, players
         play_random_moves(game, count=5)
         game.refresh_from_db()
         kept = boards_of(game)
-        akropolis._drawn_cities.clear()
+        drawing._drawn_cities.clear()
         assert boards_of(game) == kept
 
 
@@ -46,8 +46,8 @@ def test_a_city_that_did_not_change_is_not_drawn_again(alice, monkeypatch) -> No
         drawn.append(name)
         return real(name, context, *args, **kwargs)
 
-    monkeypatch.setattr(akropolis, "render_to_string", counting)
-    akropolis._drawn_cities.clear()
+    monkeypatch.setattr(drawing, "render_to_string", counting)
+    drawing._drawn_cities.clear()
     rendering.board_html(game=game, seat=None)
     assert drawn.count("games/akropolis/_board.svg") == 3  # three cities, none kept yet
     drawn.clear()
@@ -97,7 +97,7 @@ def test_a_place_on_a_plaza_names_the_plaza_and_its_stars(
     kind = found["view"]["geometry"]["hex_names"][code]
     with translation.override(language):
         html = render_board(make_game(state, alice, bob), state, 0)
-        plaza = str(akropolis.HEX_LABELS[kind])
+        plaza = str(names.HEX_LABELS[kind])
     q, r = found["option"]["q"], found["option"]["r"]
     spot = re.search(rf'<g class="spot" data-q="{q}" data-r="{r}"[^>]*aria-label="([^"]*)"', html)
     assert spot, "no place drawn on the plaza"

@@ -7,6 +7,10 @@ from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
 from games.engines.babylon import data
 
+# The move types of games/engines/babylon.
+REMOVE_CLAY, DIG, PLACE = "remove_clay", "dig", "place"
+DECORATE, SET_SYMBOL, END_TURN = "decorate", "set_symbol", "end_turn"
+
 FLOWERS = {
     "orange": (pgettext_lazy("babylon", "orange flower"), "#e8833a"),
     "pink": (pgettext_lazy("babylon", "pink flower"), "#e06aa3"),

@@ -8,10 +8,12 @@ from typing import Any
 
 from django.utils.translation import npgettext, pgettext
 
-from games.boards.babylon.drawing import DIG, REMOVE_CLAY, compact, symbol_path
+from games.boards.babylon.gardens import compact, symbol_path
 from games.boards.babylon.names import (
+    DIG,
     FLOWERS,
     MATERIALS,
+    REMOVE_CLAY,
     SYMBOLS,
     scoring,
     stack_name,

@@ -1,4 +1,4 @@
-"""The Hanging Gardens in words (issue 21): a card by its motifs, a place by where it lies in
+"""The Hanging Gardens in words: a card by its motifs, a place by where it lies in
 the garden, a group by its motif and size. The move log, the choices and the screen-reader
 labels all use these, so nobody reads grid coordinates or card numbers.
 

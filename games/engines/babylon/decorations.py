@@ -32,10 +32,6 @@ def _usable(board: Board, c: int, symbol: str) -> bool:
     return board.symbol_at(c) == symbol
 
 
-def _supply_count(supply: Supply, kind: str) -> int:
-    return int(getattr(supply, data.SUPPLY_KEY[kind]))
-
-
 def statues_on(board: Board) -> list[int]:
     """Cells of the statues on the board (not used as pillars), visible or not (D17)."""
     return [geometry.cell(p.at[0][0], p.at[0][1]) for p in board.pieces if p.kind == STATUE]

@@ -47,16 +47,6 @@ class Option:
         return self.anchor // geometry.SIZE
 
 
-def corner_support(board: Board, c: int, level: int) -> str | None:
-    """What can hold corner cell `c` of a tile at `level`: §2.4 rule 6."""
-    gap = level - board.surface[c]
-    if gap == 1:
-        return _supports(board)[0][c]
-    if gap == 2:
-        return _supports(board)[1][c]
-    return NO_SUPPORT
-
-
 def _supports(board: Board) -> tuple[list[str | None], list[str | None]]:
     """Per cell, what holds a corner one level and two levels above its surface."""
     cached = board.cache.get("supports")

@@ -112,9 +112,6 @@ class Offer:
         return sum(self.cards)
 
 
-EMPTY_OFFER = Offer(NO_CARDS)
-
-
 @dataclass(frozen=True, slots=True)
 class Build:
     wonder: int

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games import bots
-from games.bots import evaluation, greedy, mcts
+from games.bots import evaluation, greedy
 from tests.games.bots.toy_engine import ENGINE, State
 
 ALL_LEVELS = bots.LEVELS + bots.BOTS
@@ -143,22 +143,6 @@ def test_greedy_values_a_take_by_the_best_play_that_follows() -> None:
     # Seat 1's rows score 4 + 4 + 5 = 13. With the 4, seat 0 scores 15 (row 0 at 10);
     # with the 1 or the 2 its best is the 3 on row 0 or beside it: 9.
     assert values == [9 - 13, 15 - 13, 9 - 13]
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_mcts_finds_the_card_that_completes_ten(seed: int) -> None:
-    state = only_one_take_makes_ten()
-    move = bots.choose_move(ENGINE, ENGINE.view(state, 0), 0, "mcts", seed=seed, iterations=300)
-    assert move == {"type": "take_card", "index": 1}
-
-
-def test_mcts_with_the_same_seed_and_iterations_repeats_its_choice() -> None:
-    for i, state in enumerate(positions(3, seed=4, count=5)):
-        seat = ENGINE.to_move(state)[0]
-        view = ENGINE.view(state, seat)
-        first = mcts.choose(ENGINE, view, seat, seed=i, iterations=200)
-        again = mcts.choose(ENGINE, view, seat, seed=i, iterations=200)
-        assert first == again
 
 
 def test_without_an_evaluate_module_bots_judge_by_the_score_difference() -> None:

@@ -1,5 +1,5 @@
-"""Akropolis on the site: the lobby's options, the drawing of cities and the construction
-site from a seat's view, the move log in words and the rulebook section of each step.
+"""Drawing data for the Akropolis board: the cities and the construction site from a seat's
+view, the placement choices and the last turn's marks.
 
 Hex geometry follows games/engines/akropolis/view.py: axial coordinates, flat-topped hexes,
 the centre of (q, r) at x = 1.5 q, y = sqrt(3) (r + q / 2) hex radii, y pointing down.
@@ -17,201 +17,15 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from games.boards import unmarked_seat
-from games.catalog import GameInfo, GameOption
+from games.boards.akropolis.names import HEX_COLOURS, HEX_LABELS, PLACE_TILE, TAKE_TILE
 from games.svg import view_box
-
-INFO = GameInfo(
-    "akropolis",
-    "Akropolis",
-    "Jules Messaud",
-    2022,
-    2,
-    4,
-    gettext_lazy(
-        "Build a city of hexagonal tiles in levels: houses, markets, barracks, temples "
-        "and gardens score when their plazas multiply them."
-    ),
-    options=(
-        GameOption(
-            "variants",
-            gettext_lazy("Variants"),
-            choices=(
-                ("houses", gettext_lazy("Houses variant")),
-                ("markets", gettext_lazy("Markets variant")),
-                ("barracks", gettext_lazy("Barracks variant")),
-                ("temples", gettext_lazy("Temples variant")),
-                ("gardens", gettext_lazy("Gardens variant")),
-            ),
-        ),
-        GameOption("long_game", gettext_lazy("Long game (all tiles)")),
-        GameOption(
-            "lake_counts_as_edge", gettext_lazy("A lake counts as the city's edge for barracks")
-        ),
-        GameOption(
-            "lake_is_enclosed_region",
-            gettext_lazy("A lake counts as an enclosed region for gardens"),
-        ),
-    ),
-)
 
 HEX_RADIUS = 30.0
 SQRT3 = math.sqrt(3)
-
-# Spec §3.3 colours of the districts; a plaza uses its district's colour.
-HEX_COLOURS = {
-    "q": "#a59d93",
-    "h": "#3f76c6",
-    "m": "#e4b22b",
-    "b": "#c7483c",
-    "t": "#7e52ab",
-    "g": "#4f9a49",
-}
-HEX_LABELS = {
-    "quarry": gettext_lazy("Quarry"),
-    "house": gettext_lazy("House"),
-    "market": gettext_lazy("Market"),
-    "barracks": gettext_lazy("Barracks"),
-    "temple": gettext_lazy("Temple"),
-    "garden": gettext_lazy("Garden"),
-    "house_plaza": gettext_lazy("House plaza"),
-    "market_plaza": gettext_lazy("Market plaza"),
-    "barracks_plaza": gettext_lazy("Barracks plaza"),
-    "temple_plaza": gettext_lazy("Temple plaza"),
-    "garden_plaza": gettext_lazy("Garden plaza"),
-}
-# Scoring categories of the breakdown: label and colour in the final table and chart.
-CATEGORIES = {
-    "house": (gettext_lazy("Houses"), HEX_COLOURS["h"]),
-    "market": (gettext_lazy("Markets"), HEX_COLOURS["m"]),
-    "barracks": (gettext_lazy("Barracks"), HEX_COLOURS["b"]),
-    "temple": (gettext_lazy("Temples"), HEX_COLOURS["t"]),
-    "garden": (gettext_lazy("Gardens"), HEX_COLOURS["g"]),
-    "stones": (gettext_lazy("Stones"), "#6d655c"),
-}
-TAKE_TILE, PLACE_TILE = "take_tile", "place_tile"
-MOVE_LABELS = {
-    TAKE_TILE: gettext_lazy("took a tile"),
-    PLACE_TILE: gettext_lazy("placed a tile"),
-}
-# Rulebook section (rulebooks/content/akropolis/book.json) of each step.
-RULES_SECTIONS = {"take": "take-tile", "place": "place-tile", "over": "scoring"}
-
-
-# What the engine's IllegalMove codes mean (games/engines/akropolis, spec §2.3 and §4).
-MESSAGES = {
-    "no_such_tile": gettext_lazy("The construction site has no such tile."),
-    "unsupported": gettext_lazy(
-        "A tile must lie flat: it cannot overhang an empty space or lie partly on the table "
-        "and partly on the city."
-    ),
-    "mixed_heights": gettext_lazy(
-        "A tile must lie flat: all three hexes under it must be at the same level."
-    ),
-    "not_touching": gettext_lazy("A tile laid on the table must share an edge with your city."),
-    "single_tile_support": gettext_lazy(
-        "A tile built on your city must rest on at least two different tiles."
-    ),
-}
-
-
-def error_message(code: str, params: dict[str, Any]) -> str | None:
-    """The member-facing text of one of the engine's IllegalMove codes, or None."""
-    if code == "not_enough_stones" and "cost" in params:
-        return _("That tile costs %(cost)s stones and you have %(stones)s.") % {
-            "cost": params["cost"],
-            "stones": params.get("stones", 0),
-        }
-    message = MESSAGES.get(code)
-    return str(message) if message is not None else None
-
-
-def rules_section(view: dict[str, Any]) -> str | None:
-    return RULES_SECTIONS.get(view.get("phase", ""))
-
-
-def measure_text(key: str, measure: dict[str, int]) -> str | None:
-    """Spec §2.6: a colour scores its districts' value times its plazas' stars."""
-    if "stars" not in measure:
-        return None
-    stars = measure["stars"]
-    return ngettext(
-        "districts %(value)s × %(stars)s plaza star",
-        "districts %(value)s × %(stars)s plaza stars",
-        stars,
-    ) % {"value": measure["value"], "stars": stars}
-
-
-def end_reason(view: dict[str, Any], names: list[str]) -> str | None:
-    """Spec §2.5: the game ends when the site is down to one tile and no stack is left."""
-    if not view.get("is_over"):
-        return None
-    return _(
-        "The game ended because the construction site was down to its last tile and no "
-        "stack was left to refill it."
-    )
-
-
-# --- what a move did, in data and in words ----------------------------------------------------
-
-
-def summarize(
-    before: dict[str, Any], seat: int, move: dict[str, Any], after: dict[str, Any]
-) -> dict[str, Any]:
-    """The public facts of a move, from the table's views before and after it."""
-    if move["type"] == TAKE_TILE:
-        entry = next(e for e in before["site"] if e["index"] == move["index"])
-        return {"cost": entry["cost"], "hexes": entry["hexes"]}
-    offsets = after["geometry"]["rotations"][move["rotation"]]
-    cells = [[move["q"] + dq, move["r"] + dr] for dq, dr in offsets]
-    levels = {(c["q"], c["r"]): c["level"] for c in after["cities"][seat]}
-    return {"cells": cells, "level": levels.get((move["q"], move["r"]), 1)}
-
-
-def describe(name: str, move_type: str, summary: dict[str, Any]) -> str:
-    """One line of the move log: "Hard bot took the 2-stone tile"."""
-    if move_type == TAKE_TILE and "cost" in summary:
-        if summary["cost"] == 0:
-            return _("%(name)s took the free tile") % {"name": name}
-        return ngettext(
-            "%(name)s took the %(cost)s-stone tile",
-            "%(name)s took the %(cost)s-stone tile",
-            summary["cost"],
-        ) % {"name": name, "cost": summary["cost"]}
-    if move_type == PLACE_TILE and "level" in summary:
-        return _("%(name)s placed it on level %(level)s") % {
-            "name": name,
-            "level": summary["level"],
-        }
-    label = MOVE_LABELS.get(move_type, move_type)
-    return f"{name} {label}"
-
-
-def advise(names: list[str], move_type: str, move: dict[str, Any], summary: dict[str, Any]) -> str:
-    """What to do, addressed to the player, naming the tile and the placement's column, row,
-    rotation and level as the board's placement buttons do."""
-    if move_type == TAKE_TILE and "cost" in summary:
-        if summary["cost"] == 0:
-            return _("Take the free tile")
-        return ngettext(
-            "Take the %(cost)s-stone tile", "Take the %(cost)s-stone tile", summary["cost"]
-        ) % {"cost": summary["cost"]}
-    if move_type == PLACE_TILE and "level" in summary:
-        return _(
-            "Place it at column %(q)s, row %(r)s, rotation %(rotation)s, on level %(level)s"
-        ) % {
-            "q": move["q"],
-            "r": move["r"],
-            "rotation": move["rotation"],
-            "level": summary["level"],
-        }
-    return str(MOVE_LABELS.get(move_type, move_type))
-
-
-# --- drawing ----------------------------------------------------------------------------------
 
 
 def hex_centre(q: int, r: int, radius: float = HEX_RADIUS) -> tuple[float, float]:
