@@ -197,7 +197,7 @@ class Move(models.Model):
     # The move log and the last-move marks are drawn from it (docs/adding-a-game.md, "summarize").
     summary = models.JSONField(default=dict, blank=True)
     by_bot = models.BooleanField(default=False)
-    # The engine's answer when the move was played (engines.base.can_take_back): whether this
+    # The engine's answer when the move was played (engines.base.can_take_back_step): whether this
     # step may be taken back while it is the last one. Only shows the button; the take-back
     # itself asks the engine again.
     can_take_back = models.BooleanField(default=False)

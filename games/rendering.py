@@ -419,7 +419,7 @@ def board_context(
         "waiting_for": waiting_for(names, to_move, {s.position for s in seats if s.is_bot}),
         "is_my_turn": interactive,
         "can_resign": playing,
-        "can_take_back": playing and own.bot_took_over and not round_over,
+        "can_reclaim_seat": playing and own.bot_took_over and not round_over,
         "round_over": round_over,
         "can_take_back_step": own_step,
         "is_over": is_over,

@@ -200,11 +200,11 @@ def back_to_the_game(request: HttpRequest, game: Game) -> HttpResponse:
 
 @require_POST
 @login_required
-def take_back(request: HttpRequest, game_id: int) -> HttpResponse:
+def reclaim_seat(request: HttpRequest, game_id: int) -> HttpResponse:
     """After a timeout a bot plays the member's seat; this gives the seat back to them."""
     game = get_game(game_id)
     try:
-        services.take_back_seat(game_id=game.pk, user=request.user)
+        services.reclaim_seat(game_id=game.pk, user=request.user)
     except services.GameError as exc:
         messages.error(request, game_messages.describe(exc))
     else:

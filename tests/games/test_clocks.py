@@ -57,7 +57,7 @@ def test_a_seat_is_taken_over_when_its_days_per_move_have_passed(alice, no_site_
     assert services.take_over_timed_out_seats(now=T + 3 * DAY + timedelta(minutes=1)) == 1
     assert taken_over(game)
     # The member may take the seat back, as after any timeout.
-    services.take_back_seat(game_id=game.pk, user=alice)
+    services.reclaim_seat(game_id=game.pk, user=alice)
     assert not taken_over(game)
 
 
