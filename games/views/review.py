@@ -14,8 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import boards, engines, rendering, services
-from games import messages as game_messages
+from games import boards, engines, error_texts, rendering, services
 from games.engines.base import IllegalMove
 from games.models import Game, Review, Seat
 from games.review_chart import value_chart
@@ -37,7 +36,7 @@ def request(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         reviews.request_review(game_id=game.pk, user=request.user)
     except services.GameError as exc:
-        messages.error(request, game_messages.describe(exc))
+        messages.error(request, error_texts.describe(exc))
         if getattr(request, "htmx", False):
             return HttpResponseClientRedirect(reverse("games:play", args=[game.pk]))
         return redirect("games:play", game_id=game.pk)

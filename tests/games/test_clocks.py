@@ -13,7 +13,7 @@ from django.utils import timezone, translation
 
 from accounts.models import Notification
 from games import engines, services
-from games.messages import describe
+from games.error_texts import describe
 from games.models import Game, Vacation
 from tests.conftest import make_user
 from tests.games.conftest import state_of

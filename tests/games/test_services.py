@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import Notification
 from games import engines, selectors, services
 from games.engines.base import IllegalMove
-from games.messages import describe
+from games.error_texts import describe
 from games.models import Game, Move, Seat
 from tests.conftest import make_user
 from tests.games.conftest import first_legal_move, play_random_moves, state_of
