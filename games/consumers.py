@@ -32,7 +32,7 @@ from games.services.notices import PAGE_RENEW_SECONDS
 
 # Swapped into the waiting room's empty #room-signal; the room then reloads itself over HTTP.
 ROOM_SIGNAL = '<div id="room-signal" data-version="{revision}"></div>'
-# The review's progress on the replay page (games/views/review.py): the line is the same for
+# The review's progress on the replay page (games/views/reviews.py): the line is the same for
 # every member (a finished game's review is open data), so nothing seat-bound travels here.
 REVIEW_PROGRESS = "games/_review_progress.html"
 # The same for the lobby's lists.

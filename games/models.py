@@ -341,7 +341,7 @@ class GameNightPlayer(models.Model):
 
 
 class Review(models.Model):
-    """The hard bot's review of a finished game (games/services/review.py), stored once.
+    """The hard bot's review of a finished game (games/services/reviews.py), stored once.
 
     `decisions` holds one entry per move of the log, in order (see `review.json`);
     `progress` is how many are done, so a review interrupted by a dead worker resumes."""

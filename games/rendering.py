@@ -348,7 +348,7 @@ def board_stamp(game: Any) -> str:
 
 def review_stamp(game: Any) -> str:
     """A finished game's review progress: each stored decision re-sends the board, which
-    shows it (games/services/review.py announces it on the game's socket)."""
+    shows it (games/services/reviews.py announces it on the game's socket)."""
     if game.status != Game.Status.FINISHED or not getattr(game, "pk", None):
         return ""
     found = Review.objects.filter(game=game).values_list("progress", "status").first()

@@ -16,7 +16,7 @@ from games import error_texts, rendering, selectors, services, stats
 from games.engines.base import IllegalMove
 from games.forms import ImportGameForm
 from games.models import Game
-from games.views import review as review_pages
+from games.views import reviews
 from games.views.common import get_game, int_param
 
 
@@ -118,7 +118,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "seat_choices": list(enumerate(names)) if finished else [],
         }
     )
-    ctx.update(review_pages.replay_context(request, game, number, seat, ctx))
+    ctx.update(reviews.replay_context(request, game, number, seat, ctx))
     if request.htmx:
         return render(request, "games/replay.html#replay-board", ctx)
     return render(request, "games/replay.html", ctx)

@@ -1,5 +1,5 @@
 """The hard bot's review of a finished game (asked for, its progress, its open data;
-games/services/review.py). The hint is in games/views/hint.py."""
+games/services/reviews.py). The hint is in games/views/hint.py."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from games import boards, engines, error_texts, rendering, services
 from games.engines.base import IllegalMove
 from games.models import Game, Review, Seat
 from games.review_chart import value_chart
-from games.services import review as reviews
+from games.services import reviews
 from games.views.common import get_game, int_param
 
 # Who the alternative is said to come from, in the move's own sentence.
