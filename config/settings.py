@@ -367,7 +367,7 @@ TOURNAMENT_REMINDER = env_float("TOURNAMENT_REMINDER", 3600)
 # any hour over all games; a position's stored hint is shown again without counting.
 HINTS_PER_TURN = int(env_float("HINTS_PER_TURN", 3))
 HINTS_PER_HOUR = int(env_float("HINTS_PER_HOUR", 20))
-# Search iterations per decision of a post-game review (games/services/review.py).
+# Search iterations per decision of a post-game review (games/services/reviews.py).
 REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 8))
 # A member is ranked in a season's standings of a game after this many of its rated games
 # there (games/seasons.py); with fewer they are listed apart, "not yet ranked".

@@ -33,9 +33,9 @@ def notify_lobby_changed() -> None:
     )
 
 
-def notify_game_changed(game_id: int, version: int) -> None:
+def notify_game_changed(game_id: int, revision: int) -> None:
     """Once per change, whatever the number of sockets: each server process's hub hears it
-    and renders each viewpoint once (games/live). `version` is the game's revision (moves
+    and renders each viewpoint once (games/live). `revision` is `Game.revision` (moves
     and steps taken back, `Game.revision`). `event` tells two announcements of the same
     revision apart (results stored, a seat handed to a bot: the board changes, not the
     revision)."""
@@ -45,12 +45,12 @@ def notify_game_changed(game_id: int, version: int) -> None:
     message = {
         "type": "game.changed",
         "game": game_id,
-        "version": version,
+        "version": revision,
         "event": secrets.token_hex(6),
         # When each hop began (seconds since the epoch): the live trace (settings.LIVE_TRACE).
         "at": {"commit": time.time()},
     }
     # At most once anyway: a page that misses this fetches the board when it notices. Each hub
     # reads the game as it is when the hint arrives, so a later hint makes a kept one needless.
-    what = f"move {version} of game {game_id}"
+    what = f"revision {revision} of game {game_id}"
     announce.send(layer, group_name(game_id), message, what, supersedes=True)

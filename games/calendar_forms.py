@@ -15,8 +15,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.times import member_zone, zone_label
 from games.clocks import MAX_DAYS_PER_MOVE
+from games.error_texts import limit_text
 from games.forms import playable_games
-from games.messages import limit_text
 from games.models import MAX_ROUND_DAYS, Season
 from games.seasons import overlapping
 

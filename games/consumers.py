@@ -3,7 +3,8 @@ HTTP posts, never over a socket).
 
 A game socket receives the board for its own seat (principle 4), rendered once per move,
 viewpoint and language for all the sockets of its process that share them (games/live),
-and every message carries the move number in `data-version` (principle 7).
+and every message carries the game's revision (`Game.revision`) in `data-version`
+(principle 7).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from games.models import Game, OpenPage, Review
 from games.services.notices import PAGE_RENEW_SECONDS
 
 # Swapped into the waiting room's empty #room-signal; the room then reloads itself over HTTP.
-ROOM_SIGNAL = '<div id="room-signal" data-version="{version}"></div>'
-# The review's progress on the replay page (games/views/review.py): the line is the same for
+ROOM_SIGNAL = '<div id="room-signal" data-version="{revision}"></div>'
+# The review's progress on the replay page (games/views/reviews.py): the line is the same for
 # every member (a finished game's review is open data), so nothing seat-bound travels here.
 REVIEW_PROGRESS = "games/_review_progress.html"
 # The same for the lobby's lists.
@@ -58,7 +59,7 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
         self.language = self.language_of(user)
         # The newest move number this socket has sent: an older announcement arriving late
         # would only repeat a board the browser already has.
-        self.sent_version, self.sent_stamp = -1, ""
+        self.sent_revision, self.sent_stamp = -1, ""
         # The waiting room of an open game only needs a hint to fetch itself again.
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.room = query.get("page") == ["room"]
@@ -126,9 +127,9 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
     def wants(self, snapshot: live.Snapshot) -> bool:
         """Whether `snapshot` is a board this socket has not sent: not older than the last one,
         and not the same board found by a second announcement."""
-        if not self.accepted or snapshot.version < self.sent_version:
+        if not self.accepted or snapshot.revision < self.sent_revision:
             return False
-        return (snapshot.version, snapshot.stamp) != (self.sent_version, self.sent_stamp)
+        return (snapshot.revision, snapshot.stamp) != (self.sent_revision, self.sent_stamp)
 
     async def send_board(self, snapshot: live.Snapshot, html: str, event: dict[str, Any]) -> None:
         """Called by the hub with the board of this socket's view (its seat is looked up from
@@ -136,7 +137,7 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
         # Another announcement may have sent a newer board meanwhile.
         if not self.wants(snapshot):
             return
-        self.sent_version, self.sent_stamp = snapshot.version, snapshot.stamp
+        self.sent_revision, self.sent_stamp = snapshot.revision, snapshot.stamp
         if settings.LIVE_TRACE:
             html += trace(event)
         await self.send(text_data=html)
@@ -146,7 +147,7 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
         if not self.accepted:
             return
         if self.room:
-            await self.send(text_data=ROOM_SIGNAL.format(version=int(event.get("version", 0))))
+            await self.send(text_data=ROOM_SIGNAL.format(revision=int(event.get("version", 0))))
         elif self.review:
             await self.send(text_data=await self.review_progress())
 

@@ -80,7 +80,7 @@ class Snapshot:
     """The game as one announcement found it: enough to render any viewpoint."""
 
     game: Game | None
-    version: int  # the game's revision: moves and steps taken back (Game.revision)
+    revision: int  # moves and steps taken back (Game.revision)
     stamp: str
     positions: dict[int, int]  # member id -> seat position
 
@@ -91,7 +91,7 @@ class Snapshot:
         """Which drawn board a member reading `language` gets: their seat's view (looked up
         for each announcement: a member who joins an open seat becomes that seat)."""
         assert self.game is not None
-        return (self.game.pk, self.version, self.stamp, self.position_of(user_id), language)
+        return (self.game.pk, self.revision, self.stamp, self.position_of(user_id), language)
 
 
 # A drawn board: game, revision, stamp, viewpoint (a seat, or None for spectators), language.
@@ -199,7 +199,7 @@ class Hub:
     async def _catch_up(self, game_id: int) -> None:
         snapshot = await database_sync_to_async(read_game)(game_id)
         if snapshot.game is not None:
-            event = {"type": "game.changed", "game": game_id, "version": snapshot.version}
+            event = {"type": "game.changed", "game": game_id, "version": snapshot.revision}
             await self._deliver({**event, "event": "catch-up"})
 
     async def _deliver(self, event: dict[str, Any]) -> None:
@@ -272,9 +272,9 @@ def read_game(game_id: int) -> Snapshot:
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
     game = Game.objects.filter(pk=game_id).prefetch_related(seats).first()
     if game is None:
-        return Snapshot(game=None, version=-1, stamp="", positions={})
+        return Snapshot(game=None, revision=-1, stamp="", positions={})
     positions = {s.user_id: s.position for s in game.seats.all() if s.user_id is not None}
-    return Snapshot(game=game, version=game.revision, stamp=board_stamp(game), positions=positions)
+    return Snapshot(game=game, revision=game.revision, stamp=board_stamp(game), positions=positions)
 
 
 def render_board(game: Game, position: int | None, language: str) -> str:

@@ -197,7 +197,7 @@ class Move(models.Model):
     # The move log and the last-move marks are drawn from it (docs/adding-a-game.md, "summarize").
     summary = models.JSONField(default=dict, blank=True)
     by_bot = models.BooleanField(default=False)
-    # The engine's answer when the move was played (engines.base.can_take_back): whether this
+    # The engine's answer when the move was played (engines.base.can_take_back_step): whether this
     # step may be taken back while it is the last one. Only shows the button; the take-back
     # itself asks the engine again.
     can_take_back = models.BooleanField(default=False)
@@ -341,7 +341,7 @@ class GameNightPlayer(models.Model):
 
 
 class Review(models.Model):
-    """The hard bot's review of a finished game (games/services/review.py), stored once.
+    """The hard bot's review of a finished game (games/services/reviews.py), stored once.
 
     `decisions` holds one entry per move of the log, in order (see `review.json`);
     `progress` is how many are done, so a review interrupted by a dead worker resumes."""

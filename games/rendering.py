@@ -348,7 +348,7 @@ def board_stamp(game: Any) -> str:
 
 def review_stamp(game: Any) -> str:
     """A finished game's review progress: each stored decision re-sends the board, which
-    shows it (games/services/review.py announces it on the game's socket)."""
+    shows it (games/services/reviews.py announces it on the game's socket)."""
     if game.status != Game.Status.FINISHED or not getattr(game, "pk", None):
         return ""
     found = Review.objects.filter(game=game).values_list("progress", "status").first()
@@ -419,7 +419,7 @@ def board_context(
         "waiting_for": waiting_for(names, to_move, {s.position for s in seats if s.is_bot}),
         "is_my_turn": interactive,
         "can_resign": playing,
-        "can_take_back": playing and own.bot_took_over and not round_over,
+        "can_reclaim_seat": playing and own.bot_took_over and not round_over,
         "round_over": round_over,
         "can_take_back_step": own_step,
         "is_over": is_over,

@@ -20,7 +20,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from games import services
-from games.services import hints, review
+from games.services import hints, reviews
 
 
 @shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2, ignore_result=True)
@@ -53,7 +53,7 @@ def fill_open_seats_with_bots() -> int:
 @shared_task(ignore_result=True)
 def reschedule_stuck_bot_turns() -> int:
     rescued = services.reschedule_stuck_bot_turns() + services.finish_unscored_games()
-    return rescued + review.resume_stale_reviews() + hints.resend_lost_hints()
+    return rescued + reviews.resume_stale_reviews() + hints.resend_lost_hints()
 
 
 @shared_task(ignore_result=True)
@@ -80,7 +80,7 @@ def run_tournaments() -> dict[str, int]:
 def review_game(self, game_id: int) -> bool:  # type: ignore[no-untyped-def]
     """The review of a finished game; a second delivery resumes it (services.run_review)."""
     try:
-        return review.run_review(game_id=game_id)
+        return reviews.run_review(game_id=game_id)
     except OperationalError as exc:
         raise self.retry(exc=exc) from exc
 

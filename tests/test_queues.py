@@ -16,7 +16,7 @@ from config.celery import app
 from games import engines
 from games.models import Game, Review
 from games.outbox import outbox
-from games.services import review as reviews
+from games.services import reviews
 from infra import workers
 from tests.conftest import empty_task_queue, make_user, start_celery_worker, stop
 from tests.games.conftest import build_game, play_random_moves

@@ -3,7 +3,7 @@
     python -m games.bots.review_bench akropolis --players 2 --seed 5 [--iterations 8]
 
 Plays one game of greedy bots from the seed, then reviews every decision of it as the
-review task does (`games.bots.review.review_move` from the deciding seat's view, with the
+review task does (`games.bots.advice.review_move` from the deciding seat's view, with the
 site's iterations per search unless `--iterations` is given). Prints the moves, the whole
 review's wall time and the median, 95th percentile and worst time per decision, with the
 decisions marked small and large. The database writes of the task (one small row update a
@@ -18,8 +18,7 @@ import time
 from typing import Any
 
 from games import engines
-from games.bots import choose_move
-from games.bots import review as advice
+from games.bots import advice, choose_move
 from games.bots.arena import p95
 
 # What the site reviews with (config/settings.py REVIEW_ITERATIONS, outside the tests).

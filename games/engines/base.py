@@ -177,7 +177,9 @@ class EngineDefaults:
         return False
 
 
-def can_take_back(engine: Engine, before: Any, seat: int, move: dict[str, Any], after: Any) -> bool:
+def can_take_back_step(
+    engine: Engine, before: Any, seat: int, move: dict[str, Any], after: Any
+) -> bool:
     """Whether the step `move` of `seat`, which led from `before` to `after`, may be taken
     back while it is the last one played (DESIGN.md principle 8): the engine opts in with
     `reveals_steps`, the step showed nothing hidden, and the turn goes on (the seat is still to

@@ -59,8 +59,8 @@ from games.services.results import (
     verify_deal,
 )
 from games.services.seats import (
+    reclaim_seat,
     resign,
-    take_back_seat,
     take_over_timed_out_seats,
 )
 from games.services.tournaments import run_tournaments
@@ -110,7 +110,7 @@ __all__ = [
     "seat_name",
     "start_game",
     "state_at",
-    "take_back_seat",
+    "reclaim_seat",
     "take_back_step",
     "take_over_timed_out_seats",
     "take_vacation",

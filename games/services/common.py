@@ -32,7 +32,7 @@ UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 class GameError(CodedError):
     """Something a member asked for that the game cannot do now. Like `IllegalMove`, its
-    `code` is translated by `games.messages.describe`."""
+    `code` is translated by `games.error_texts.describe`."""
 
 
 def engine_for(slug: str) -> Engine:

@@ -23,8 +23,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from games import boards
-from games.bots import HARD_SECONDS, turn_mcts
-from games.bots import review as advice
+from games.bots import HARD_SECONDS, advice, turn_mcts
 from games.models import Game, Hint
 from games.services.common import (
     GameError,

@@ -14,7 +14,7 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from games import boards
-from games.engines.base import Engine, can_take_back, take_back_refusal
+from games.engines.base import Engine, can_take_back_step, take_back_refusal
 from games.models import Game, Move, Seat, position_of
 from games.services import notices
 from games.services.clocks import run_clocks
@@ -55,7 +55,7 @@ def record_move(
         payload=dict(move),
         summary=summary,
         by_bot=by_bot,
-        can_take_back=can_take_back(engine, state, seat, move, after),
+        can_take_back=can_take_back_step(engine, state, seat, move, after),
     )
     state = after
     now = timezone.now()
@@ -185,7 +185,7 @@ def take_back_step(*, game_id: int, seat: int, expected_version: int) -> Game:
     """Take back the last move of the log for the member at `seat`, if the game is still at
     `expected_version`: it must be that seat's own step (no other seat has moved since, and
     no bot played it), of the turn still going on, and the engine must say it showed nothing
-    hidden (`engines.base.can_take_back`). The move leaves the log, so replays, exports and
+    hidden (`engines.base.can_take_back_step`). The move leaves the log, so replays, exports and
     audits see only the moves that stood; the state is rebuilt by replaying the log.
 
     Raises GameError, and then nothing is written and nothing is scheduled.

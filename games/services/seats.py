@@ -60,7 +60,7 @@ def resign(*, game_id: int, user: User) -> Game:
 
 
 @transaction.atomic
-def take_back_seat(*, game_id: int, user: User) -> Game:
+def reclaim_seat(*, game_id: int, user: User) -> Game:
     """The member plays their seat again after a bot took it over for a timeout.
 
     A bot task already on its way finds a member's seat and plays nothing (`play_move`
@@ -93,7 +93,7 @@ def take_back_seat(*, game_id: int, user: User) -> Game:
 def hand_over_for_good(*, game_id: int, level: str) -> list[int]:
     """Every member still playing a seat of the game hands it to a bot of `level`, which plays
     it to the end (an async tournament round's deadline; the member cannot take it back:
-    `take_back_seat` refuses after the deadline). Returns the members' ids."""
+    `reclaim_seat` refuses after the deadline). Returns the members' ids."""
     game = locked(game_id)
     if game.status != Game.Status.RUNNING:
         return []

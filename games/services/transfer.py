@@ -104,7 +104,7 @@ def _too_deep() -> GameError:
 
 def _bad(field: str, problem: str, **params: Any) -> GameError:
     """One field of the file is wrong: `field` names it as the file spells it
-    (`seats[1].name`), `problem` says how (games.messages turns both into a sentence)."""
+    (`seats[1].name`), `problem` says how (games.error_texts turns both into a sentence)."""
     return GameError("bad_field", f"{field}: {problem}", field=field, problem=problem, **params)
 
 

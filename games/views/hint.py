@@ -11,8 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from games import messages as game_messages
-from games import rendering, services
+from games import error_texts, rendering, services
 from games.models import Game, Hint
 from games.services import hints
 from games.views.common import get_game, my_seat, play_context
@@ -28,7 +27,7 @@ def request(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.GameError as exc:
         if exc.code == "unknown_game":
             raise Http404 from exc
-        messages.error(request, game_messages.describe(exc))
+        messages.error(request, error_texts.describe(exc))
         return redirect("games:play", game_id=game_id)
     if request.POST.get("show") != "board" or hint.status != Hint.Status.READY:
         return redirect("games:play", game_id=game_id)

@@ -12,12 +12,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import messages as game_messages
-from games import rendering, selectors, services, stats
+from games import error_texts, rendering, selectors, services, stats
 from games.engines.base import IllegalMove
 from games.forms import ImportGameForm
 from games.models import Game
-from games.views import review as review_pages
+from games.views import reviews
 from games.views.common import get_game, int_param
 
 
@@ -119,7 +118,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "seat_choices": list(enumerate(names)) if finished else [],
         }
     )
-    ctx.update(review_pages.replay_context(request, game, number, seat, ctx))
+    ctx.update(reviews.replay_context(request, game, number, seat, ctx))
     if request.htmx:
         return render(request, "games/replay.html#replay-board", ctx)
     return render(request, "games/replay.html", ctx)
@@ -132,7 +131,7 @@ def export(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         data = services.export_game(game=game)
     except services.GameError as exc:
-        messages.error(request, game_messages.describe(exc))
+        messages.error(request, error_texts.describe(exc))
         return redirect("games:play", game_id=game.pk)
     response = HttpResponse(
         json.dumps(data, indent=2, ensure_ascii=False), content_type="application/json"
@@ -153,7 +152,7 @@ def import_game(request: HttpRequest) -> HttpResponse:
             try:
                 game = services.import_game(data=form.cleaned_data["file"], user=request.user)
             except (services.GameError, IllegalMove) as exc:
-                form.add_error("file", game_messages.describe(exc))
+                form.add_error("file", error_texts.describe(exc))
             else:
                 return redirect("games:replay", game_id=game.pk)
     return render(request, "games/import.html", {"form": form}, status=status)

@@ -13,8 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import messages as game_messages
-from games import rendering, selectors, services
+from games import error_texts, rendering, selectors, services
 from games.forms import CreateGameForm
 from games.models import Game, Seat
 from games.views.common import get_game, my_seat
@@ -54,7 +53,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 days_per_move=form.cleaned_data["days_per_move"],
             )
         except services.GameError as exc:
-            form.add_error(None, game_messages.describe(exc))
+            form.add_error(None, error_texts.describe(exc))
         else:
             if game.status == Game.Status.OPEN:
                 return redirect("games:join", game_id=game.pk)
@@ -72,7 +71,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
         try:
             services.join_seat(game_id=game.pk, user=request.user, token=token)
         except services.GameError as exc:
-            messages.error(request, game_messages.describe(exc))
+            messages.error(request, error_texts.describe(exc))
         else:
             messages.success(request, _("You have joined the game."))
         game = get_game(game_id)
@@ -127,7 +126,7 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         services.leave_seat(game_id=game.pk, user=request.user)
     except services.GameError as exc:
-        messages.error(request, game_messages.describe(exc))
+        messages.error(request, error_texts.describe(exc))
         return redirect("games:join", game_id=game.pk)
     messages.success(request, _("You have left the game."))
     return redirect("games:lobby")

@@ -14,8 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import search
-from games import messages as game_messages
-from games import rendering, services
+from games import error_texts, rendering, services
 from games.calendar_forms import GameNightForm
 from games.forms import playable_games
 from games.models import GameNight
@@ -56,7 +55,7 @@ def new(request: HttpRequest) -> HttpResponse:
                 open_to_club=data["open_to_club"],
             )
         except services.GameError as exc:
-            form.add_error(None, game_messages.describe(exc))
+            form.add_error(None, error_texts.describe(exc))
         else:
             messages.success(request, _("The game night is scheduled."))
             return redirect(night)
@@ -88,7 +87,7 @@ def invite_search(request: HttpRequest) -> HttpResponse:
     refused = ""
     matches: list[Any] = []
     if query.strip() and not search.allow_search(request.user):
-        refused = game_messages.limit_text("search_limit", settings.SEARCHES_PER_MINUTE)
+        refused = error_texts.limit_text("search_limit", settings.SEARCHES_PER_MINUTE)
     else:
         matches = search.find_members(query, exclude=exclude)
     return render(
@@ -141,7 +140,7 @@ def _act(request: HttpRequest, night_id: int, action: Any, done: str) -> HttpRes
     try:
         action(night_id=night.pk, user=request.user)
     except services.GameError as exc:
-        messages.error(request, game_messages.describe(exc))
+        messages.error(request, error_texts.describe(exc))
     else:
         messages.success(request, done)
     return redirect(night)

@@ -13,8 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import live, services
-from games import messages as game_messages
+from games import error_texts, live, services
 from games.engines.base import IllegalMove
 from games.forms import MoveForm
 from games.models import Game, Seat
@@ -103,7 +102,7 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
             )
             timing.mark("hooks")
         except (services.GameError, IllegalMove) as exc:
-            error = game_messages.describe(exc, game.engine_slug)
+            error = error_texts.describe(exc, game.engine_slug)
             if exc.code in CONFLICT_CODES:
                 status = 409
     else:
@@ -170,7 +169,7 @@ def take_back_step(request: HttpRequest, game_id: int) -> HttpResponse:
             expected_version=int_param(request.POST.get("expected_version")),
         )
     except services.GameError as exc:
-        error = game_messages.describe(exc, game.engine_slug)
+        error = error_texts.describe(exc, game.engine_slug)
         if exc.code in CONFLICT_CODES:
             status = 409
     return after_the_post(request, game_id, seat, error, status)
@@ -183,7 +182,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         services.resign(game_id=game.pk, user=request.user)
     except services.GameError as exc:
-        messages.error(request, game_messages.describe(exc))
+        messages.error(request, error_texts.describe(exc))
     else:
         messages.success(request, _("You resigned. A bot finishes the game for your seat."))
     if game.status == Game.Status.OPEN:
@@ -200,13 +199,13 @@ def back_to_the_game(request: HttpRequest, game: Game) -> HttpResponse:
 
 @require_POST
 @login_required
-def take_back(request: HttpRequest, game_id: int) -> HttpResponse:
+def reclaim_seat(request: HttpRequest, game_id: int) -> HttpResponse:
     """After a timeout a bot plays the member's seat; this gives the seat back to them."""
     game = get_game(game_id)
     try:
-        services.take_back_seat(game_id=game.pk, user=request.user)
+        services.reclaim_seat(game_id=game.pk, user=request.user)
     except services.GameError as exc:
-        messages.error(request, game_messages.describe(exc))
+        messages.error(request, error_texts.describe(exc))
     else:
         messages.success(request, _("Welcome back: you play your seat again."))
     return back_to_the_game(request, game)

@@ -10,8 +10,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games import messages as game_messages
-from games import services
+from games import error_texts, services
 from games.services import practice
 from games.views.common import get_game, int_param
 
@@ -28,7 +27,7 @@ def start(request: HttpRequest, game_id: int) -> HttpResponse:
             game_id=game.pk, number=number, user=request.user, level=request.POST.get("level", "")
         )
     except services.GameError as exc:
-        messages.error(request, game_messages.describe(exc))
+        messages.error(request, error_texts.describe(exc))
         target = reverse("games:replay", args=[game.pk])
         return redirect(f"{target}?move={number}" if number is not None else target)
     return redirect("games:play", game_id=started.pk)

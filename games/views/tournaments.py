@@ -14,8 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import messages as game_messages
-from games import rendering
+from games import error_texts, rendering
 from games.calendar_forms import TournamentForm
 from games.models import Tournament, TournamentEntry
 from games.pairing import TIEBREAKS
@@ -42,7 +41,7 @@ def index(request: HttpRequest) -> HttpResponse:
 @login_required
 def new(request: HttpRequest) -> HttpResponse:
     if not tournaments.may_organise(request.user):
-        messages.error(request, game_messages.describe(GameError("not_organiser", "")))
+        messages.error(request, error_texts.describe(GameError("not_organiser", "")))
         return redirect("games:tournaments")
     form = TournamentForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -66,7 +65,7 @@ def new(request: HttpRequest) -> HttpResponse:
                 ),
             )
         except GameError as exc:
-            form.add_error(None, game_messages.describe(exc))
+            form.add_error(None, error_texts.describe(exc))
         else:
             messages.success(request, _("The tournament is created."))
             return redirect(tournament)
@@ -144,7 +143,7 @@ def _act(request: HttpRequest, tournament_id: int, action: Any, done: str) -> Ht
     try:
         action(tournament_id=t.pk, user=request.user)
     except GameError as exc:
-        messages.error(request, game_messages.describe(exc))
+        messages.error(request, error_texts.describe(exc))
     else:
         messages.success(request, done)
     return redirect(t)
@@ -255,7 +254,7 @@ def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
         tournaments.cancel_tournament(tournament_id=t.pk, user=request.user, confirmed=confirmed)
     except GameError as exc:
-        messages.error(request, game_messages.describe(exc))
+        messages.error(request, error_texts.describe(exc))
     else:
         messages.success(request, _("The tournament is cancelled."))
     return redirect(t)

@@ -11,8 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games import messages as game_messages
-from games import services
+from games import error_texts, services
 from games.models import Vacation
 from games.views.common import int_param
 
@@ -26,7 +25,7 @@ def vacation(request: HttpRequest) -> HttpResponse:
         try:
             services.take_vacation(user=request.user, days=days)
         except services.GameError as exc:
-            error = game_messages.describe(exc)
+            error = error_texts.describe(exc)
         else:
             return redirect("games:vacation")
     now = timezone.now()

@@ -4,7 +4,7 @@
 
   function currentBoard() { return document.getElementById("game-board"); }
 
-  function currentVersion() {
+  function currentRevision() {
     var board = currentBoard();
     return board ? parseInt(board.getAttribute("data-version"), 10) : -1;
   }
@@ -16,7 +16,7 @@
     if (!live || !window.htmx) { return; }
     var board = currentBoard();
     var stamp = board ? board.getAttribute("data-stamp") || "" : "";
-    var url = live.getAttribute("data-board-url") + "?known=" + currentVersion() +
+    var url = live.getAttribute("data-board-url") + "?known=" + currentRevision() +
       "&stamp=" + encodeURIComponent(stamp);
     window.htmx.ajax("GET", url, { target: "#game-board", swap: "outerHTML" });
   }
@@ -46,7 +46,7 @@
     var match = /data-version="(\d+)"/.exec(event.detail.message || "");
     if (!match) { return; }
     var incoming = parseInt(match[1], 10);
-    var known = currentVersion();
+    var known = currentRevision();
     var stamp = /data-stamp="([^"]*)"/.exec(event.detail.message || "");
     var board = currentBoard();
     var sameStamp = !stamp || (board && board.getAttribute("data-stamp") === stamp[1]);
@@ -212,13 +212,13 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.target.closest && event.target.closest("#game-board form");
     if (form && (form.querySelector("[name=move]") || form.hasAttribute("data-take-back"))) {
-      ownMoveFrom = currentVersion();
+      ownMoveFrom = currentRevision();
       ownMoveUntil = Date.now() + 5000;
     }
   });
 
   function focusAfterMove() {
-    if (ownMoveFrom === null || Date.now() > ownMoveUntil || currentVersion() <= ownMoveFrom) { return; }
+    if (ownMoveFrom === null || Date.now() > ownMoveUntil || currentRevision() <= ownMoveFrom) { return; }
     whenStyled(currentBoard(), focusNextChoice);
   }
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games import engines, services
-from games.engines.base import can_take_back
+from games.engines.base import can_take_back_step
 from tests.conftest import make_user
 from tests.e2e.test_play import in_another_thread, logged_in_page, wait_for_version
 from tests.games.engines.test_take_back import playout
@@ -30,7 +30,7 @@ def up_to_a_step(slug: str, players: int, kind: str) -> tuple[int, list[tuple[An
             if move["type"] != kind:
                 continue
             after = engine.apply_move(before, seat, move)
-            if can_take_back(engine, before, seat, move, after):
+            if can_take_back_step(engine, before, seat, move, after):
                 return seed, played[: i + 1]
     raise AssertionError(f"no {kind} to take back in 300 random games of {slug}")
 

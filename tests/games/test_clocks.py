@@ -13,7 +13,7 @@ from django.utils import timezone, translation
 
 from accounts.models import Notification
 from games import engines, services
-from games.messages import describe
+from games.error_texts import describe
 from games.models import Game, Vacation
 from tests.conftest import make_user
 from tests.games.conftest import state_of
@@ -57,7 +57,7 @@ def test_a_seat_is_taken_over_when_its_days_per_move_have_passed(alice, no_site_
     assert services.take_over_timed_out_seats(now=T + 3 * DAY + timedelta(minutes=1)) == 1
     assert taken_over(game)
     # The member may take the seat back, as after any timeout.
-    services.take_back_seat(game_id=game.pk, user=alice)
+    services.reclaim_seat(game_id=game.pk, user=alice)
     assert not taken_over(game)
 
 

@@ -391,9 +391,9 @@ async def test_a_replay_socket_hears_the_reviews_progress_in_its_members_languag
     """The replay of a game under review opens the game's socket with `?page=review`: each
     stored decision sends the progress line (and nothing seat-bound), and the last says the
     review is ready, in the member's language."""
-    from games.bots import review as advice
+    from games.bots import advice
     from games.models import Review
-    from games.services import review as reviews
+    from games.services import reviews
 
     settings.REVIEW_ITERATIONS = 2
     monkeypatch.setattr(services.common, "send_task", lambda task, args, countdown=0: None)

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import engines, services
-from games.messages import describe
+from games.error_texts import describe
 from games.models import Game, Result
 from games.rendering import recent_moves, seat_names
 from tests.conftest import make_user

@@ -1,5 +1,5 @@
 """Fuzzing the game pages: malformed moves on the four games' boards, and the lobby's forms
-(create, join, leave, resign, take back a seat), the import and the pages' query strings,
+(create, join, leave, resign, reclaim a seat), the import and the pages' query strings,
 from seated players, other seats, members of other games and visitors.
 
 Every answer is a 4xx that says why or a redirect, never a 500; a move posted with htmx is
@@ -259,7 +259,7 @@ def test_create_form_never_fails(alice: User, bob: User) -> None:
 def test_seat_forms_of_other_members_games_change_nothing(
     alice: User, bob: User, carol: User
 ) -> None:
-    """Join, leave, resign and take back, posted by members without that seat (and
+    """Join, leave, resign and reclaim a seat, posted by members without that seat (and
     visitors) to a running game, a finished one and an open game whose free seat is
     invited: each is refused with a message or sent to the log-in page."""
     running = play_random_moves(build_game(alice, bob, seed=21), count=2)
@@ -272,7 +272,7 @@ def test_seat_forms_of_other_members_games_change_nothing(
         created_by=alice,
         seed=23,
     )
-    actions = ["games:join", "games:leave", "games:resign", "games:take_back"]
+    actions = ["games:join", "games:leave", "games:resign", "games:reclaim_seat"]
     # (client, games it has no business changing)
     who = [
         (client_for(carol), [running, finished, invited]),

@@ -209,9 +209,9 @@ def test_the_hint_past_the_limit_of_a_turn_is_refused(
 def test_the_limits_are_told_in_the_members_language(language: str, words: str) -> None:
     with translation.override(language):
         text = services.GameError("hint_hour_limit", "", limit=20)
-        from games import messages
+        from games import error_texts
 
-        assert words in messages.describe(text)
+        assert words in error_texts.describe(text)
 
 
 # --- the request does not search --------------------------------------------------------------

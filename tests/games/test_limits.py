@@ -25,7 +25,7 @@ from django.utils import timezone
 from accounts.models import Notification, User
 from games import services, tasks
 from games.models import Game, GameNight, Review
-from games.services import review as reviews
+from games.services import reviews
 from tests.conftest import make_user
 from tests.games.conftest import build_game, play_random_moves
 

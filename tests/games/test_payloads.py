@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games import services
 from games.engines.base import IllegalMove
-from games.messages import describe
+from games.error_texts import describe
 from games.models import Game
 from games.payloads import MAX_DEPTH, too_deep
 from tests.conftest import make_user

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from games import engines, services
-from games.engines.base import can_take_back
+from games.engines.base import can_take_back_step
 from games.models import Game, Rating, Result, Review
 from games.services import practice
 from games.services.common import first_state
@@ -274,7 +274,7 @@ def test_a_step_taken_back_in_a_practice_game_returns_to_its_start(
     steps = [
         move
         for move in engine.legal_moves(start, 0)
-        if can_take_back(engine, start, 0, move, engine.apply_move(start, 0, move))
+        if can_take_back_step(engine, start, 0, move, engine.apply_move(start, 0, move))
     ]
     if not steps:
         pytest.skip(f"no step of {slug} at this position may be taken back")

@@ -1,4 +1,4 @@
-"""The post-game review (games/services/review.py): asked for once, stored, resumed after a
+"""The post-game review (games/services/reviews.py): asked for once, stored, resumed after a
 dead worker, refused for running games; its open data and replay page; and the hint."""
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ import pytest
 from django.urls import reverse
 
 from games import engines, rendering, services, tasks
-from games.bots import review as advice
+from games.bots import advice
 from games.models import Game, Hint, Rating, Review
-from games.services import hints
-from games.services import review as reviews
+from games.services import hints, reviews
 from tests.games.conftest import build_game, play_random_moves
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from games.models import Game, Review
-from games.services import review as reviews
+from games.services import reviews
 from tests.conftest import start_celery_worker, stop
 from tests.games.conftest import build_game, play_random_moves
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import Notification
 from games import engines, selectors, services
 from games.engines.base import IllegalMove
-from games.messages import describe
+from games.error_texts import describe
 from games.models import Game, Move, Seat
 from tests.conftest import make_user
 from tests.games.conftest import first_legal_move, play_random_moves, state_of
@@ -476,7 +476,7 @@ def test_a_member_takes_back_a_seat_a_bot_took_over_and_the_late_bot_task_plays_
     game = make_game(alice, bob)
     with django_capture_on_commit_callbacks(execute=True):
         services.take_over_timed_out_seats(now=timezone.now() + timedelta(hours=2))
-    services.take_back_seat(game_id=game.pk, user=alice)
+    services.reclaim_seat(game_id=game.pk, user=alice)
     seat = Seat.objects.get(game=game, position=0)
     assert not seat.is_bot and not seat.bot_took_over and seat.user == alice
     game.refresh_from_db()
@@ -495,15 +495,15 @@ def test_a_member_takes_back_a_seat_a_bot_took_over_and_the_late_bot_task_plays_
 def test_only_a_seat_taken_over_for_a_timeout_can_be_taken_back(make_game, alice, bob) -> None:
     game = make_game(alice, bob)
     with pytest.raises(services.GameError) as playing:
-        services.take_back_seat(game_id=game.pk, user=alice)
+        services.reclaim_seat(game_id=game.pk, user=alice)
     assert playing.value.code == "not_taken_over"
     services.resign(game_id=game.pk, user=bob)
     with pytest.raises(services.GameError) as resigned:
-        services.take_back_seat(game_id=game.pk, user=bob)
+        services.reclaim_seat(game_id=game.pk, user=bob)
     assert resigned.value.code == "already_resigned"
     assert Seat.objects.get(game=game, user=bob).is_bot
     with pytest.raises(services.GameError) as stranger:
-        services.take_back_seat(game_id=game.pk, user=make_user("dave"))
+        services.reclaim_seat(game_id=game.pk, user=make_user("dave"))
     assert stranger.value.code == "not_seated"
 
 

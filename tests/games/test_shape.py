@@ -5,7 +5,7 @@ A game's own places are its engine folder (games/engines/<pkg>/), its board pack
 (templates/games/<pkg>/), its rulebook folder and its static files named after it; the
 registry (games/registry.py) holds its one entry. `tests/games/test_registry.py` checks that
 every registered game fills the registry's Protocols. Everything else (the
-services, views, consumers, rendering, messages, forms, catalogue, base templates and
+services, views, consumers, rendering, error texts, forms, catalogue, base templates and
 scripts) must work for any game, so it may not mention one by slug or package name.
 """
 

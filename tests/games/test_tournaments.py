@@ -347,7 +347,7 @@ def test_at_an_async_deadline_the_seats_still_playing_go_to_bots_for_good(
         note = member.notifications.get(kind="tourn_deadline")
         assert "a bot plays your seat" in note.text and note.link == game.get_absolute_url()
     with pytest.raises(services.GameError) as refused:
-        services.take_back_seat(game_id=game.pk, user=ann)
+        services.reclaim_seat(game_id=game.pk, user=ann)
     assert refused.value.code == "round_over"
     client = Client()
     client.force_login(ann)

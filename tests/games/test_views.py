@@ -454,18 +454,18 @@ def test_a_member_whose_seat_a_bot_took_over_can_take_it_back(
         "Take my seat back"
         not in client_for(bob).get(reverse("games:play", args=[game.pk])).content.decode()
     )
-    response = client_for(alice).post(reverse("games:take_back", args=[game.pk]), follow=True)
+    response = client_for(alice).post(reverse("games:reclaim_seat", args=[game.pk]), follow=True)
     assert "you play your seat again" in response.content.decode()
     assert not game.seats.get(user=alice).is_bot
     assert "Your turn." in response.content.decode()
-    again = client_for(alice).post(reverse("games:take_back", args=[game.pk]), follow=True)
+    again = client_for(alice).post(reverse("games:reclaim_seat", args=[game.pk]), follow=True)
     assert "You already play this seat yourself." in again.content.decode()
 
 
 def test_the_live_board_offers_the_seat_back_as_soon_as_a_bot_takes_it_over(
     game: Game, alice: User, settings
 ) -> None:
-    """The socket's rendering (no request, no CSRF token) carries the take-back form too, so
+    """The socket's rendering (no request, no CSRF token) carries the reclaim-seat form too, so
     the member sees it without reloading; htmx posts it with the CSRF header from <body>."""
     from games import rendering
 
@@ -474,12 +474,12 @@ def test_the_live_board_offers_the_seat_back_as_soon_as_a_bot_takes_it_over(
     assert "Take my seat back" not in before and "resign-form" in before
     services.take_over_timed_out_seats(now=timezone.now() + timedelta(minutes=5))
     live = rendering.board_html(game=Game.objects.get(pk=game.pk), seat=0)
-    take_back = reverse("games:take_back", args=[game.pk])
-    assert f'hx-post="{take_back}"' in live and "Take my seat back" in live
+    reclaim = reverse("games:reclaim_seat", args=[game.pk])
+    assert f'hx-post="{reclaim}"' in live and "Take my seat back" in live
     assert "Take my seat back" not in rendering.board_html(
         game=Game.objects.get(pk=game.pk), seat=1
     )
-    response = client_for(alice).post(take_back, headers=HTMX)
+    response = client_for(alice).post(reclaim, headers=HTMX)
     assert response["HX-Redirect"] == reverse("games:play", args=[game.pk])
     assert not game.seats.get(user=alice).is_bot
 

@@ -29,7 +29,7 @@ from games.engines.akropolis.state import PLACE, TAKE, City, Options, State
 # Points that make a clear lead; MCTS squashes evaluations with it.
 SCALE = 12.0
 # The post-game review marks a decision that cost this many points (estimated) as a small,
-# then a large loss (games/bots/review.py).
+# then a large loss (games/bots/advice.py).
 REVIEW_THRESHOLDS = (2.0, 6.0)
 
 # The whole-turn search (games/bots/turn_mcts.py) reads every turn of the bot's (fewer than

@@ -18,7 +18,7 @@ from games.bots.babylon.heuristics import SCALE, evaluate, information_key
 from games.engines.babylon.state import State
 
 # The post-game review marks a decision that cost this many points (estimated) as a small,
-# then a large loss (games/bots/review.py).
+# then a large loss (games/bots/advice.py).
 REVIEW_THRESHOLDS = (2.0, 6.0)
 
 __all__ = ["REVIEW_THRESHOLDS", "SCALE", "evaluate", "information_key", "turn_values", "turns"]

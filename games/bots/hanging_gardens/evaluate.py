@@ -47,7 +47,7 @@ from games.engines.hanging_gardens.steps import (
 # Points that make a clear lead; MCTS squashes evaluations with it.
 SCALE = 10.0
 # The post-game review marks a decision that cost this many points (estimated) as a small,
-# then a large loss (games/bots/review.py).
+# then a large loss (games/bots/advice.py).
 REVIEW_THRESHOLDS = (2.0, 6.0)
 
 # Chance of taking each further tile a started series still needs.

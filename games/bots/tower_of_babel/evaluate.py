@@ -72,7 +72,7 @@ Judge = Callable[[State, int], float]
 # Points that make a clear lead; MCTS squashes evaluations with it.
 SCALE = 4.0
 # The post-game review marks a decision that cost this many points (estimated) as a small,
-# then a large loss (games/bots/review.py).
+# then a large loss (games/bots/advice.py).
 REVIEW_THRESHOLDS = (1.0, 3.0)
 # Deals of the hidden hands a position inside a build is judged with (see `resampled`).
 SAMPLES = 4

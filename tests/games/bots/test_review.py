@@ -1,4 +1,4 @@
-"""The hard bot's review of a decision (games/bots/review.py), per engine, on small games
+"""The hard bot's review of a decision (games/bots/advice.py), per engine, on small games
 with fixed seeds and a fixed number of search iterations."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 
 from games import engines
 from games.bots import greedy
+from games.bots.advice import advise, mark, review_move, thresholds
 from games.bots.evaluation import knowledge_for
-from games.bots.review import advise, mark, review_move, thresholds
 
 ITERATIONS = 6
 SLUGS = [engine.slug for engine in engines.all()]

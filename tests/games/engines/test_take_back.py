@@ -1,5 +1,5 @@
 """Taking back a step, on the engine side (DESIGN.md principle 8): which steps show
-something hidden (`reveals`), and which may be taken back (`base.can_take_back`).
+something hidden (`reveals`), and which may be taken back (`base.can_take_back_step`).
 
 Whether a step showed something is checked here without the engine's own answer: a step
 that shows a viewer nothing hidden gives that viewer the same view whatever the hidden
@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import engines
-from games.engines.base import Engine, IllegalMove, can_take_back, turn_goes_on
+from games.engines.base import Engine, IllegalMove, can_take_back_step, turn_goes_on
 
 TAKING_BACK = [e for e in engines.all() if hasattr(e, "reveals")]
 PROPERTY = settings(
@@ -87,7 +87,7 @@ def test_a_step_that_shows_something_hidden_is_said_to_reveal(
             continue
         if shows_something(engine, players, before, seat, move, after):
             assert engine.reveals(before, seat, move), move  # type: ignore[attr-defined]
-            assert not can_take_back(engine, before, seat, move, after)
+            assert not can_take_back_step(engine, before, seat, move, after)
 
 
 @pytest.mark.parametrize("engine", TAKING_BACK, ids=by_slug)
@@ -103,7 +103,7 @@ def test_taking_back_the_last_steps_one_by_one_restores_each_state_exactly(
     # Taken back as the site does: the log without its last step, replayed from the seed.
     while played:
         before, seat, move = played[-1]
-        if not can_take_back(engine, before, seat, move, state):
+        if not can_take_back_step(engine, before, seat, move, state):
             break
         log.pop()
         played.pop()

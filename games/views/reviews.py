@@ -1,5 +1,5 @@
 """The hard bot's review of a finished game (asked for, its progress, its open data;
-games/services/review.py). The hint is in games/views/hint.py."""
+games/services/reviews.py). The hint is in games/views/hint.py."""
 
 from __future__ import annotations
 
@@ -14,12 +14,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import boards, engines, rendering, services
-from games import messages as game_messages
+from games import boards, engines, error_texts, rendering, services
 from games.engines.base import IllegalMove
 from games.models import Game, Review, Seat
 from games.review_chart import value_chart
-from games.services import review as reviews
+from games.services import reviews
 from games.views.common import get_game, int_param
 
 # Who the alternative is said to come from, in the move's own sentence.
@@ -37,7 +36,7 @@ def request(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         reviews.request_review(game_id=game.pk, user=request.user)
     except services.GameError as exc:
-        messages.error(request, game_messages.describe(exc))
+        messages.error(request, error_texts.describe(exc))
         if getattr(request, "htmx", False):
             return HttpResponseClientRedirect(reverse("games:play", args=[game.pk]))
         return redirect("games:play", game_id=game.pk)

@@ -1,7 +1,7 @@
 """The hard bot's review of a finished game (the hint is in games/services/hints.py).
 
 DESIGN.md principle 9: each decision is judged from the deciding seat's own view at that
-moment (games/bots/review.py). A review is stored once per game (`Review`): a second request
+moment (games/bots/advice.py). A review is stored once per game (`Review`): a second request
 finds it, and a review whose worker died resumes from the last decision it stored.
 """
 
@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import broadcast
-from games.bots import review as advice
+from games.bots import advice
 from games.models import Game, Review
 from games.rendering import seat_name
 from games.services.common import (
