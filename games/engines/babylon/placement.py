@@ -8,6 +8,7 @@ placements are computed once and shared by both tiles and all four rotations.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from games.engines.babylon import data, geometry
 from games.engines.babylon.state import (
@@ -26,6 +27,10 @@ from games.engines.babylon.state import (
 NO_SUPPORT = None
 
 
+# What holds each of a tile's four corners (SINGLE, DOUBLE or STATUE; None: open).
+Corners = tuple[str | None, str | None, str | None, str | None]
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One placement: where, at which level, which corner (if any) stands open, and what
@@ -34,7 +39,7 @@ class Option:
     anchor: int
     level: int
     open_corner: int | None
-    supports: tuple[str | None, str | None, str | None, str | None]
+    supports: Corners
     singles: int
     doubles: int
 
@@ -112,9 +117,11 @@ def options(board: Board) -> tuple[Option, ...]:
                     held, s, d = supports, singles, doubles
                 else:
                     gone = supports[open_corner]
-                    held = supports[:open_corner] + (None,) + supports[open_corner + 1 :]
+                    held = cast(
+                        Corners, supports[:open_corner] + (None,) + supports[open_corner + 1 :]
+                    )
                     s, d = singles - (gone == SINGLE), doubles - (gone == DOUBLE)
-                found.append(Option(anchor, level, open_corner, held, s, d))  # type: ignore[arg-type]
+                found.append(Option(anchor, level, open_corner, held, s, d))
     result = tuple(found)
     board.cache["options"] = result
     return result
