@@ -294,13 +294,15 @@ def check_board(slug: str, source: object) -> Board:
             raise RegistrationError(f"game {slug!r}: its board's INFO has no {name}")
     if plugin.INFO.slug != slug:
         raise RegistrationError(f"game {slug!r}: its board's INFO says {plugin.INFO.slug!r}")
-    return plugin  # type: ignore[no-any-return]
+    checked: Board = plugin
+    return checked
 
 
 def check_bots(slug: str, source: object) -> BotKnowledge:
     plugin = _adapted(source, BotKnowledge, BotDefaults)
     _check(slug, "bot knowledge", plugin, BotKnowledge, BotDefaults)
-    return plugin  # type: ignore[no-any-return]
+    checked: BotKnowledge = plugin
+    return checked
 
 
 def register(slug: str, package: str, *, engine: object, board: object, bots: object) -> Game:

@@ -54,9 +54,9 @@ class Option:
 
 def _supports(board: Board) -> tuple[list[str | None], list[str | None]]:
     """Per cell, what holds a corner one level and two levels above its surface."""
-    cached = board.cache.get("supports")
+    cached: tuple[list[str | None], list[str | None]] | None = board.cache.get("supports")
     if cached is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached
     one: list[str | None] = [SINGLE] * geometry.CELLS
     two: list[str | None] = [DOUBLE] * geometry.CELLS
     for c, span in board.spans.items():
@@ -82,9 +82,9 @@ ALL_OPEN: tuple[int | None, ...] = (None, 0, 1, 2, 3)
 
 def options(board: Board) -> tuple[Option, ...]:
     """Every placement the board allows, before the pool and the supply are checked."""
-    cached = board.cache.get("options")
+    cached: tuple[Option, ...] | None = board.cache.get("options")
     if cached is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached
     found: list[Option] = []
     surface, spans, levels, anchors = board.surface, board.spans, board.levels, board.anchors
     one, two = _supports(board)
