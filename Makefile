@@ -70,6 +70,7 @@ test: install
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 
 clean:
 	rm -rf var/test-* staticfiles

@@ -88,15 +88,21 @@ class Board(Protocol):
     MOVE_LABELS: Mapping[str, Any]  # move type -> translated short label
     CATEGORIES: Mapping[str, tuple[Any, str]]  # scoring category -> (label, colour)
 
-    def board(self, view: dict[str, Any], names: list[str], recent: list[dict]) -> dict: ...
+    def board(
+        self, view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]
+    ) -> dict[str, Any]: ...
 
     def move_label(self, move_type: str) -> str: ...
 
-    def summarize(self, before: dict, seat: int, move: Move, after: dict) -> dict: ...
+    def summarize(
+        self, before: dict[str, Any], seat: int, move: Move, after: dict[str, Any]
+    ) -> dict[str, Any]: ...
 
-    def describe(self, name: str, move_type: str, summary: dict) -> str: ...
+    def describe(self, name: str, move_type: str, summary: dict[str, Any]) -> str: ...
 
-    def advise(self, names: list[str], move_type: str, move: Move, summary: dict) -> str: ...
+    def advise(
+        self, names: list[str], move_type: str, move: Move, summary: dict[str, Any]
+    ) -> str: ...
 
     def rules_section(self, view: dict[str, Any]) -> str | None: ...
 
@@ -119,7 +125,7 @@ class BoardDefaults:
         label = self.MOVE_LABELS.get(move_type)
         return str(label) if label is not None else move_type.replace("_", " ")
 
-    def advise(self, names: list[str], move_type: str, move: Move, summary: dict) -> str:
+    def advise(self, names: list[str], move_type: str, move: Move, summary: dict[str, Any]) -> str:
         return self.move_label(move_type)
 
     def measure_text(self, key: str, measure: dict[str, int]) -> str | None:
@@ -288,13 +294,15 @@ def check_board(slug: str, source: object) -> Board:
             raise RegistrationError(f"game {slug!r}: its board's INFO has no {name}")
     if plugin.INFO.slug != slug:
         raise RegistrationError(f"game {slug!r}: its board's INFO says {plugin.INFO.slug!r}")
-    return plugin  # type: ignore[no-any-return]
+    checked: Board = plugin
+    return checked
 
 
 def check_bots(slug: str, source: object) -> BotKnowledge:
     plugin = _adapted(source, BotKnowledge, BotDefaults)
     _check(slug, "bot knowledge", plugin, BotKnowledge, BotDefaults)
-    return plugin  # type: ignore[no-any-return]
+    checked: BotKnowledge = plugin
+    return checked
 
 
 def register(slug: str, package: str, *, engine: object, board: object, bots: object) -> Game:

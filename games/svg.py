@@ -7,8 +7,10 @@ Python's own formatting, which always writes a decimal point.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 
-def view_box(points: list[tuple[float, float]], pad: float) -> str:
+
+def view_box(points: Sequence[tuple[float, float]], pad: float) -> str:
     """A viewBox holding every point with `pad` around it."""
     if not points:
         return f"{-pad:.1f} {-pad:.1f} {2 * pad:.1f} {2 * pad:.1f}"

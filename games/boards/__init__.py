@@ -10,6 +10,8 @@ plug-in from here and call its hooks; a hook the board does not offer has its de
 
 from __future__ import annotations
 
+from typing import Any
+
 from games import engines, registry
 
 
@@ -38,7 +40,9 @@ def package_name(slug: str) -> str:
     return registry.entry(slug).package
 
 
-def summarize(slug: str, before: dict, seat: int, move: dict, after: dict) -> dict:
+def summarize(
+    slug: str, before: dict[str, Any], seat: int, move: dict[str, Any], after: dict[str, Any]
+) -> dict[str, Any]:
     """The public facts of a move (stored as Move.summary when it is written), from the
     table's views before and after it; {} for a slug no game has."""
     board = get(slug)
@@ -47,7 +51,7 @@ def summarize(slug: str, before: dict, seat: int, move: dict, after: dict) -> di
     return dict(board.summarize(before, seat, move, after))
 
 
-def unmarked_seat(recent: list[dict], viewer: int | None) -> int | None:
+def unmarked_seat(recent: list[dict[str, Any]], viewer: int | None) -> int | None:
     """Whose moves a board does not mark as the last turn: the viewer's own (they know what
     they did), unless the last move of `recent` is theirs. The last move is always marked:
     a hint's preview and the review's alternative end `recent` with the viewer's own move."""

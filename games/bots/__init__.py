@@ -15,6 +15,7 @@ from typing import Any
 
 from games.bots import greedy, random_bot, turn_mcts
 from games.bots.evaluation import Move
+from games.engines.base import Engine
 
 LEVELS = ("easy", "normal", "hard")
 BOTS = ("random", "greedy")
@@ -30,7 +31,7 @@ HARD_SECONDS = 1.3
 
 
 def choose_move(
-    engine: Any,
+    engine: Engine,
     view: dict[str, Any],
     seat: int,
     level: str,

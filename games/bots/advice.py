@@ -37,6 +37,7 @@ from games.bots.evaluation import (
     move_key,
 )
 from games.bots.turn_mcts import Node, Search, Turn, TurnKey
+from games.engines.base import Engine
 
 # Iterations per search when the caller gives no budget.
 DEFAULT_ITERATIONS = 8
@@ -153,14 +154,14 @@ def view_seed(view: dict[str, Any], seat: int) -> int:
     return int.from_bytes(digest, "big") >> 2
 
 
-def choice(engine: Any, view: dict[str, Any], seat: int, *, iterations: int) -> Move:
+def choice(engine: Engine, view: dict[str, Any], seat: int, *, iterations: int) -> Move:
     """The hard bot's choice for `seat` from its `view`: its search, seeded by the view."""
     found = turn_mcts.search(engine, view, seat, seed=view_seed(view, seat), iterations=iterations)
     return dict(found.best_turn()[0])
 
 
 def appraise(
-    engine: Any,
+    engine: Engine,
     view: dict[str, Any],
     seat: int,
     firsts: list[Move],
@@ -175,6 +176,7 @@ def appraise(
     `rankings` may be another search's of the same view: a ranking depends only on the
     mover's information set, so the searches of one decision share theirs."""
     found = turn_mcts.prepare(engine, view, seat, seed=seed, kind=Appraisal)
+    assert isinstance(found, Appraisal)
     found.firsts = [dict(first) for first in firsts]
     if rankings is not None:
         found.rankings = rankings
@@ -184,7 +186,7 @@ def appraise(
 
 
 def advise(
-    engine: Any, view: dict[str, Any], seat: int, made: Move | None, *, iterations: int
+    engine: Engine, view: dict[str, Any], seat: int, made: Move | None, *, iterations: int
 ) -> Advice:
     """The best move from `view` and what it and `made` (if given) are worth: the bot's
     choice, or `made` where the appraisal values it at least as high."""
@@ -205,18 +207,18 @@ def advise(
     return Advice(chosen, chosen_value, value, chosen_value - value, iterations)
 
 
-def review_move(engine: Any, state: Any, seat: int, made: Move, *, iterations: int) -> Advice:
+def review_move(engine: Engine, state: Any, seat: int, made: Move, *, iterations: int) -> Advice:
     """The review of `made`, played by `seat` in `state`: judged from the seat's view only."""
     return advise(engine, engine.view(state, seat), seat, made, iterations=iterations)
 
 
-def thresholds(engine: Any) -> tuple[float, float]:
+def thresholds(engine: Engine) -> tuple[float, float]:
     """Costs (points) from which a decision counts as a small, then a large loss."""
     small, large = knowledge_for(engine).REVIEW_THRESHOLDS
     return (float(small), float(large))
 
 
-def mark(engine: Any, cost: float) -> str:
+def mark(engine: Engine, cost: float) -> str:
     small, large = thresholds(engine)
     if cost >= large:
         return "large"

@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from games import registry
+from games.engines.base import Engine
 
 Evaluate = Callable[[Any, int], float]
 Move = dict[str, Any]
@@ -22,25 +23,25 @@ Move = dict[str, Any]
 _UNREGISTERED = registry.BotDefaults()
 
 
-def knowledge_for(engine: Any) -> registry.BotKnowledge:
+def knowledge_for(engine: Engine) -> registry.BotKnowledge:
     """The bots' knowledge of the engine's game; the defaults for an engine no game has."""
     if registry.is_registered(engine.slug):
         return registry.bots(engine.slug)
     return _UNREGISTERED
 
 
-def evaluator_for(engine: Any) -> Evaluate:
+def evaluator_for(engine: Engine) -> Evaluate:
     evaluate = knowledge_for(engine).evaluate
     if evaluate is not None:
         return evaluate
     return lambda state, seat: score_difference(engine, state, seat)
 
 
-def scale_for(engine: Any) -> float:
+def scale_for(engine: Engine) -> float:
     return float(knowledge_for(engine).SCALE)
 
 
-def score_difference(engine: Any, state: Any, seat: int) -> float:
+def score_difference(engine: Engine, state: Any, seat: int) -> float:
     """Own total minus the best other total: positive means `seat` is ahead."""
     totals = engine.scores(state)["totals"]
     others = [t for s, t in enumerate(totals) if s != seat]
@@ -58,7 +59,7 @@ def winners(scores: dict[str, Any]) -> list[int]:
     return [scores["ranking"][0]]
 
 
-def outcome(engine: Any, state: Any) -> list[float]:
+def outcome(engine: Engine, state: Any) -> list[float]:
     """Final result per seat: 1 for a win, 1/k for a victory shared by k seats, else 0."""
     scores = engine.scores(state)
     won = winners(scores)

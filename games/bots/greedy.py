@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from games.bots.evaluation import Evaluate, Move, evaluator_for, knowledge_for
+from games.engines.base import Engine
 
 # Leaf evaluations allowed per decision before deeper steps of the turn are cut off;
 # Akropolis needs about (site size) x (placements), a few thousand.
@@ -19,7 +20,7 @@ TIE = 1e-9
 
 
 def choose(
-    engine: Any,
+    engine: Engine,
     view: dict[str, Any],
     seat: int,
     *,
@@ -45,7 +46,7 @@ def best_of(moves: list[Move], values: list[float]) -> list[Move]:
 
 
 def turn_values(
-    engine: Any, state: Any, seat: int, moves: list[Move], evaluate: Evaluate
+    engine: Engine, state: Any, seat: int, moves: list[Move], evaluate: Evaluate
 ) -> list[float]:
     """For each move, the evaluation after the best way to finish the turn it starts.
 
@@ -64,7 +65,7 @@ def turn_values(
 
 
 def _finish_turn(
-    engine: Any, state: Any, seat: int, evaluate: Evaluate, budget: list[int]
+    engine: Engine, state: Any, seat: int, evaluate: Evaluate, budget: list[int]
 ) -> float:
     if engine.is_over(state) or engine.to_move(state) != [seat] or budget[0] <= 0:
         budget[0] -= 1

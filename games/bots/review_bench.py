@@ -20,15 +20,16 @@ from typing import Any
 from games import engines
 from games.bots import advice, choose_move
 from games.bots.arena import p95
+from games.engines.base import Engine
 
 # What the site reviews with (config/settings.py REVIEW_ITERATIONS, outside the tests).
 SITE_ITERATIONS = advice.DEFAULT_ITERATIONS
 
 
-def greedy_game(engine: Any, players: int, seed: int) -> list[tuple[Any, int, dict[str, Any]]]:
+def greedy_game(engine: Engine, players: int, seed: int) -> list[tuple[Any, int, dict[str, Any]]]:
     """The decisions of one game of greedy bots: (state before, seat, move made)."""
     state = engine.new_game(players, seed)
-    decisions = []
+    decisions: list[tuple[Any, int, dict[str, Any]]] = []
     while not engine.is_over(state):
         seat = engine.to_move(state)[0]
         move = choose_move(

@@ -65,7 +65,7 @@ from games.bots.evaluation import (
     score_difference,
     squash,
 )
-from games.engines.base import IllegalMove
+from games.engines.base import Engine, IllegalMove
 
 DEFAULT_SECONDS = 1.5
 # Leaf positions one turn enumeration may evaluate before deeper steps are cut off;
@@ -128,7 +128,7 @@ class Node:
 
 @dataclass(slots=True)
 class Search:
-    engine: Any
+    engine: Engine
     view: dict[str, Any]
     seat: int
     rng: random.Random
@@ -321,7 +321,7 @@ def first_steps_first(ranked: list[Turn], choice: Choice | None = None) -> list[
     return leaders + others
 
 
-def enumerate_turns(engine: Any, evaluate: Evaluate) -> TurnLister:
+def enumerate_turns(engine: Engine, evaluate: Evaluate) -> TurnLister:
     """The generic turn lister: every complete turn through the protocol, best first."""
 
     def best_turns(state: Any, seat: int, limit: int) -> list[tuple[float, list[Move]]]:
@@ -347,7 +347,7 @@ def enumerate_turns(engine: Any, evaluate: Evaluate) -> TurnLister:
     return best_turns
 
 
-def view_key(engine: Any) -> InformationKey:
+def view_key(engine: Engine) -> InformationKey:
     """The generic information key: what the seat sees, as canonical JSON."""
 
     def key(state: Any, seat: int) -> Hashable:
@@ -360,7 +360,7 @@ _plans: OrderedDict[tuple[str, int, str], Move] = OrderedDict()
 
 
 def choose(
-    engine: Any,
+    engine: Engine,
     view: dict[str, Any],
     seat: int,
     *,
@@ -387,12 +387,12 @@ def forget_plans() -> None:
     _plans.clear()
 
 
-def _plan_key(engine: Any, view: dict[str, Any], seat: int) -> tuple[str, int, str]:
+def _plan_key(engine: Engine, view: dict[str, Any], seat: int) -> tuple[str, int, str]:
     return (str(engine.slug), seat, canonical_json(view))
 
 
 def _remember(
-    engine: Any, view: dict[str, Any], seat: int, moves: tuple[Move, ...], seed: int
+    engine: Engine, view: dict[str, Any], seat: int, moves: tuple[Move, ...], seed: int
 ) -> None:
     """Keep each later step of the turn `moves` starts, under the view it expects: the
     view in the determinization (of `view`, by `seed`) the turn was found in, as a step
@@ -410,7 +410,7 @@ def _remember(
         _plans.popitem(last=False)
 
 
-def _allowed(engine: Any, view: dict[str, Any], seat: int, move: Move) -> bool:
+def _allowed(engine: Engine, view: dict[str, Any], seat: int, move: Move) -> bool:
     """The engine's own check of a planned step, in a determinization of the view (a seat's
     legal moves depend on its view alone), instead of listing every legal move."""
     try:
@@ -420,7 +420,7 @@ def _allowed(engine: Any, view: dict[str, Any], seat: int, move: Move) -> bool:
     return True
 
 
-def settings_for(engine: Any) -> Settings:
+def settings_for(engine: Engine) -> Settings:
     """The default settings with the engine's own `SEARCH` overrides."""
     overrides = knowledge_for(engine).SEARCH
     known = {f.name for f in fields(Settings)}
@@ -431,7 +431,7 @@ def settings_for(engine: Any) -> Settings:
 
 
 def search(
-    engine: Any,
+    engine: Engine,
     view: dict[str, Any],
     seat: int,
     *,
@@ -466,14 +466,14 @@ def search(
 
 
 def prepare(
-    engine: Any,
+    engine: Engine,
     view: dict[str, Any],
     seat: int,
     *,
     seed: int,
     settings: Settings | None = None,
     kind: type[Search] = Search,
-) -> Any:
+) -> Search:
     """A search of `seat`'s view with the engine's helpers, before its first iteration
     (`kind`: a subclass that records more, like the review's)."""
     settings = settings or settings_for(engine)

@@ -51,7 +51,7 @@ def locked(game_id: int) -> Game:
     return game
 
 
-def first_state(engine: Engine, players: int, seed: int, options: dict | None) -> Any:
+def first_state(engine: Engine, players: int, seed: int, options: dict[str, Any] | None) -> Any:
     """The first state of a game, the one every rebuild from the log starts from (play,
     replay, review, export and import, audit and verify, take-back).
 

@@ -34,7 +34,7 @@ from infra import timing
 
 
 def record_move(
-    game: Game, engine: Engine, state: Any, seat: int, move: dict, *, by_bot: bool
+    game: Game, engine: Engine, state: Any, seat: int, move: dict[str, Any], *, by_bot: bool
 ) -> Any:
     """Check `move` with the engine, append it to the log and store the new state on `game`.
 
@@ -96,7 +96,7 @@ def _only_others_moved(game: Game, seat: int, expected_version: Any) -> bool:
 
 @transaction.atomic
 def play_move(
-    *, game_id: int, seat: int, move: dict, expected_version: int, by_bot: bool = False
+    *, game_id: int, seat: int, move: dict[str, Any], expected_version: int, by_bot: bool = False
 ) -> Game:
     """Play `move` for `seat` if the game is still at `expected_version`.
 
@@ -160,7 +160,7 @@ def state_at(*, game: Game, number: int | None = None) -> Any:
     return state
 
 
-def view_for(*, game: Game, seat: Seat | int | None, number: int | None = None) -> dict:
+def view_for(*, game: Game, seat: Seat | int | None, number: int | None = None) -> dict[str, Any]:
     """What `seat` (None: a spectator) sees, now or after move `number` of the log.
 
     The caller chooses the seat: while a game runs a player may ask only for their own

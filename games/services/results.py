@@ -32,7 +32,7 @@ from games.services.common import (
 NEVER_STARTED = (Game.Status.OPEN, Game.Status.ABANDONED)
 
 
-def final_ranks(scores: dict, resigned: set[int]) -> dict[int, int]:
+def final_ranks(scores: dict[str, Any], resigned: set[int]) -> dict[int, int]:
     """Seat -> rank (1 = winner). Shared victories share rank 1; a seat that resigned ranks
     after every seat that played on, whatever its bot scored for it."""
     ranking = list(scores["ranking"])

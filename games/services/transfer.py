@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.conf import settings
 from django.db import transaction
@@ -44,7 +44,7 @@ def seat_name(seat: Seat) -> str:
     return ""
 
 
-def export_game(*, game: Game) -> dict:
+def export_game(*, game: Game) -> dict[str, Any]:
     """A finished game as JSON: options, seed, the move log, names and final scores, and
     the deal's salt and commitment (games/deals.py; null for a game that had none).
 
@@ -108,7 +108,7 @@ def _bad(field: str, problem: str, **params: Any) -> GameError:
     return GameError("bad_field", f"{field}: {problem}", field=field, problem=problem, **params)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return type(value) is int  # bool is an int to Python, never to a file's reader
 
 
@@ -136,7 +136,7 @@ def _check_json(value: Any, field: str) -> None:
             _check_json(item, field)
 
 
-def _check_flag(entry: dict, key: str, field: str) -> bool:
+def _check_flag(entry: dict[str, Any], key: str, field: str) -> bool:
     value = entry.get(key, False)
     if value is None:
         return False
@@ -187,13 +187,13 @@ def _checked_seats(seats: Any, players: int, account: str) -> dict[int, dict[str
     return checked
 
 
-def _checked_moves(moves: Any) -> list[tuple[int, dict, bool]]:
+def _checked_moves(moves: Any) -> list[tuple[int, dict[str, Any], bool]]:
     """(seat, move, by_bot) per entry, in order; the engine judges the moves themselves."""
     if not isinstance(moves, list):
         raise _bad("moves", "not_list")
     if len(moves) > MAX_IMPORT_MOVES:
         raise _bad("moves", "too_many", max=MAX_IMPORT_MOVES)
-    checked = []
+    checked: list[tuple[int, dict[str, Any], bool]] = []
     for index, entry in enumerate(moves):
         field = f"moves[{index}]"
         if not isinstance(entry, dict):
@@ -216,7 +216,7 @@ def _same_json(claimed: Any, real: Any) -> bool:
     return json.dumps(claimed, sort_keys=True) == json.dumps(real, sort_keys=True)
 
 
-def _checked_scores(claimed: Any) -> dict | None:
+def _checked_scores(claimed: Any) -> dict[str, Any] | None:
     if claimed is None:
         return None
     if not isinstance(claimed, dict):
@@ -264,7 +264,7 @@ def import_game(*, data: Any, user: User | None) -> Game:
         raise _bad_file("Unknown export format version.")
     slug, players, seed = data.get("game"), data.get("players"), data.get("seed")
     options = data.get("options", {})
-    _check_text(slug, "game", limit=40)
+    slug = _check_text(slug, "game", limit=40)
     try:
         engine = engines.get(slug)
     except KeyError:

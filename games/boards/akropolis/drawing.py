@@ -169,7 +169,13 @@ _drawn_cities_lock = threading.Lock()
 
 
 def drawn_city(
-    view: dict[str, Any], seat: int, name: str, *, is_mine: bool, with_moves: bool, marked: set
+    view: dict[str, Any],
+    seat: int,
+    name: str,
+    *,
+    is_mine: bool,
+    with_moves: bool,
+    marked: set[tuple[int, int]],
 ) -> dict[str, Any]:
     """`city` with its name, owner flag and picture (`svg`), in the active language. A city
     offering placements is drawn each time; the others are drawn once per look."""

@@ -223,7 +223,7 @@ def last_turn(recent: list[dict[str, Any]], viewer: int | None) -> dict[str, Any
     if index is None:
         return None
     seat = recent[index]["seat"]
-    moves = []
+    moves: list[dict[str, Any]] = []
     while index >= 0 and recent[index]["seat"] == seat:
         moves.insert(0, recent[index])
         if recent[index]["type"] in (DIG, REMOVE_CLAY):

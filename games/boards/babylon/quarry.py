@@ -34,7 +34,9 @@ GLYPH = 7
 QUARTERS = ((13, 13), (35, 13), (35, 35), (13, 35))  # NW, NE, SE, SW as printed (§3.2)
 
 
-def quarry(view: dict[str, Any], legal: dict[str, Any], marked: tuple[int, int] | None):
+def quarry(
+    view: dict[str, Any], legal: dict[str, Any], marked: tuple[int, int] | None
+) -> list[dict[str, Any]]:
     """The quarry by layers: per stack its top tile with its flower and symbols, a stripe of
     material per layer under it, and the pillars a dig there gives the viewer."""
     diggable = {(m["x"], m["y"]) for m in legal["dig"]}
@@ -42,7 +44,7 @@ def quarry(view: dict[str, Any], legal: dict[str, Any], marked: tuple[int, int] 
     # belongs to the dig step (a yield there would read as a promise).
     digging = view["phase"] != "remove"
     removable = {(m["x"], m["y"]) for m in legal["remove"]}
-    stacks = []
+    stacks: list[dict[str, Any]] = []
     for entry in view["quarry"]:
         x, y, height = entry["x"], entry["y"], entry["height"]
         # One stripe per layer, the top tile's own first (layer 1 is the bottom).

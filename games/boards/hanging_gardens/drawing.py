@@ -89,7 +89,7 @@ def last_turn(recent: list[dict[str, Any]], viewer: int | None) -> dict[str, Any
     if index is None:
         return None
     seat = recent[index]["seat"]
-    moves = []
+    moves: list[dict[str, Any]] = []
     while index >= 0 and recent[index]["seat"] == seat:
         moves.insert(0, recent[index])
         if recent[index]["type"] in (PLACE_CARD, DISCARD_CARD):
@@ -311,7 +311,13 @@ def temple_form(view: dict[str, Any]) -> list[dict[str, Any]]:
 def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) -> dict[str, Any]:
     seat = view["seat"]
     legal = view["legal"]
-    no_moves = {"place": [], "discard": [], "groups": [], "move_from": [], "tiles": []}
+    no_moves: dict[str, list[Any]] = {
+        "place": [],
+        "discard": [],
+        "groups": [],
+        "move_from": [],
+        "tiles": [],
+    }
     marks = last_turn(recent, seat)
     order = list(range(view["players"]))
     if seat is not None:

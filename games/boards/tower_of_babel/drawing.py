@@ -78,7 +78,7 @@ def disc_drawing(disc: dict[str, Any], radius: int = 16) -> dict[str, Any]:
 
 def wonder_parts(units: list[int], names: list[str]) -> dict[str, Any]:
     """Everyone's building parts on a wonder as bars, one row per player with parts."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for seat, count in enumerate(units):
         if count:
             rows.append(
@@ -103,7 +103,7 @@ def wonder_parts(units: list[int], names: list[str]) -> dict[str, Any]:
 def scoring_table(view: dict[str, Any]) -> dict[str, Any]:
     """The wonder scoring table with its marker (spec §3.3): rows 1-7 and the light row."""
     current = view["scoring_row"]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, (first, second) in enumerate(data.WONDER_ROWS):
         rows.append({"label": str(i + 1), "first": first, "second": second, "y": 18 + 16 * i})
     rows.append(

@@ -336,6 +336,7 @@ def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[st
         if s != seat
     ]
     best_other = max(others) if others else 0.0
+    choices: list[tuple[int | None, int]]
     if state.phase == TAKE:
         choices = [(i, state.site[i]) for i in range(min(len(state.site), state.stones[seat] + 1))]
     else:

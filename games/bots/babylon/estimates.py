@@ -96,7 +96,7 @@ class QuickScorer:
         """Decorations the symbols make at once, and credit for the fields left open."""
         cache = self.board.cache.setdefault("symbols_gain", {})
         key = (anchor, level, symbols)
-        parts = cache.get(key)
+        parts: tuple[float, float] | None = cache.get(key)
         if parts is None:
             bonus = self.set_bonus
             now = later = 0.0
@@ -246,7 +246,7 @@ def ranked_placements(state: State, limit: int) -> list[tuple[float, Move]]:
         tile_id = state.turn.taken if which == "taken" else board.stored
         assert tile_id is not None
         flower, fields = data.TILES[tile_id]
-        rotations = []
+        rotations: list[tuple[int, str]] = []
         for rotation in data.ROTATIONS:
             symbols = geometry.rotate(fields, rotation)
             if symbols not in [s for _, s in rotations]:

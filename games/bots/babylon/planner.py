@@ -46,7 +46,7 @@ _DECORATION_POINTS = {"stairs": 0, "fountain": 3, "bridge": 3, "statue": 1}
 
 
 def _apply(state: State, move: Move) -> State:
-    return ENGINE.apply_move(state, state.current, move)  # type: ignore[no-any-return]
+    return ENGINE.apply_move(state, state.current, move)
 
 
 # --- Playing out a turn -------------------------------------------------------------------
@@ -274,8 +274,8 @@ def move_values(state: State, seat: int, moves: list[Move]) -> list[float]:
     floor = min(best.values()) - UNPLAYED_GAP if best else 0.0
     values = []
     for move in moves:
-        value = best.get(_key(move))
-        values.append(floor if value is None else value)
+        known = best.get(_key(move))
+        values.append(floor if known is None else known)
     return values
 
 

@@ -219,9 +219,9 @@ def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[st
     else:
         quiet = _QuietTurn(state, seat)
         for move in ENGINE.legal_moves(state, seat):
-            value = quiet.value_of(move)
-            if value is not None:
-                found.append((value, len(found), [move]))
+            quick = quiet.value_of(move)
+            if quick is not None:
+                found.append((quick, len(found), [move]))
                 continue
             after = ENGINE.apply_move(state, seat, move)
             for value, line in _finishes(after, seat):

@@ -7,6 +7,7 @@ of discs); `Context` holds what it depends on.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from games.engines.tower_of_babel import data
@@ -77,7 +78,7 @@ class Context:
         self.values = [live if demand[k] else DEAD_CARD for k in range(4)]
         self.open_types = [demand[k] > 0 for k in range(4)]
 
-    def hand(self, cards: tuple[int, ...]) -> float:
+    def hand(self, cards: Sequence[int]) -> float:
         v = self.values
         return cards[0] * v[0] + cards[1] * v[1] + cards[2] * v[2] + cards[3] * v[3]
 

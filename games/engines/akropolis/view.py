@@ -158,9 +158,9 @@ def _legal(state: State, seat: int | None) -> dict[str, Any]:
         anchor = hexes.pack(q, r)
         targets = hexes.targets(anchor, k)
         cells = []
-        for pos, code in zip(targets, codes, strict=True):
+        for pos, hex_code in zip(targets, codes, strict=True):
             cell_q, cell_r = hexes.unpack(pos)
-            cells.append({"q": cell_q, "r": cell_r, "hex": code})
+            cells.append({"q": cell_q, "r": cell_r, "hex": hex_code})
         place.append(
             {"q": q, "r": r, "rotation": k, "level": city.height(anchor) + 1, "hexes": cells}
         )

@@ -8,6 +8,7 @@ placements are computed once and shared by both tiles and all four rotations.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from games.engines.babylon import data, geometry
 from games.engines.babylon.state import (
@@ -26,6 +27,10 @@ from games.engines.babylon.state import (
 NO_SUPPORT = None
 
 
+# What holds each of a tile's four corners (SINGLE, DOUBLE or STATUE; None: open).
+Corners = tuple[str | None, str | None, str | None, str | None]
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One placement: where, at which level, which corner (if any) stands open, and what
@@ -34,7 +39,7 @@ class Option:
     anchor: int
     level: int
     open_corner: int | None
-    supports: tuple[str | None, str | None, str | None, str | None]
+    supports: Corners
     singles: int
     doubles: int
 
@@ -49,9 +54,9 @@ class Option:
 
 def _supports(board: Board) -> tuple[list[str | None], list[str | None]]:
     """Per cell, what holds a corner one level and two levels above its surface."""
-    cached = board.cache.get("supports")
+    cached: tuple[list[str | None], list[str | None]] | None = board.cache.get("supports")
     if cached is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached
     one: list[str | None] = [SINGLE] * geometry.CELLS
     two: list[str | None] = [DOUBLE] * geometry.CELLS
     for c, span in board.spans.items():
@@ -77,9 +82,9 @@ ALL_OPEN: tuple[int | None, ...] = (None, 0, 1, 2, 3)
 
 def options(board: Board) -> tuple[Option, ...]:
     """Every placement the board allows, before the pool and the supply are checked."""
-    cached = board.cache.get("options")
+    cached: tuple[Option, ...] | None = board.cache.get("options")
     if cached is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached
     found: list[Option] = []
     surface, spans, levels, anchors = board.surface, board.spans, board.levels, board.anchors
     one, two = _supports(board)
@@ -112,9 +117,11 @@ def options(board: Board) -> tuple[Option, ...]:
                     held, s, d = supports, singles, doubles
                 else:
                     gone = supports[open_corner]
-                    held = supports[:open_corner] + (None,) + supports[open_corner + 1 :]
+                    held = cast(
+                        Corners, supports[:open_corner] + (None,) + supports[open_corner + 1 :]
+                    )
                     s, d = singles - (gone == SINGLE), doubles - (gone == DOUBLE)
-                found.append(Option(anchor, level, open_corner, held, s, d))  # type: ignore[arg-type]
+                found.append(Option(anchor, level, open_corner, held, s, d))
     result = tuple(found)
     board.cache["options"] = result
     return result

@@ -226,6 +226,7 @@ def _score(s: State, x: int, y: int, source: tuple[int, int] | None) -> State:
             x=x,
             y=y,
         )
+    assert target is not None  # no group holds None
     moved_from = None
     if source is not None:
         sx, sy = source

@@ -142,7 +142,7 @@ class TowerOfBabel(EngineDefaults):
         if seat not in self.to_move(s):
             return []
         if s.phase == TURN:
-            moves = [dict(_PASS_MOVE)]
+            moves: list[dict[str, Any]] = [dict(_PASS_MOVE)]
             for i, discs in enumerate(s.wonders):
                 for disc in discs:
                     moves.append({"type": BUILD, "wonder": i + 1, "disc": disc})

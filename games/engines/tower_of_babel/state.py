@@ -275,8 +275,8 @@ def load(payload: dict[str, Any]) -> State:
         raise ValueError("'wonders' and 'units' need one entry per wonder (8).")
     if any(len(row) != players for row in units):
         raise ValueError("Each row of 'units' needs one entry per player.")
-    for discs in wonders:
-        for disc in discs:
+    for wonder_discs in wonders:
+        for disc in wonder_discs:
             if disc not in data.DISCS:
                 raise ValueError(f"Unknown disc {disc!r}.")
     hands = tuple(cards_from_json(h) for h in payload.get("hands", [{} for _ in per_seat]))

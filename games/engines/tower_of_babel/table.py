@@ -7,6 +7,8 @@ immutable `State`. Nothing here raises for a checked move.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.engines.base import Rng
 from games.engines.tower_of_babel import data
 from games.engines.tower_of_babel.scoring import wonder_awards
@@ -342,7 +344,7 @@ def draw_three(s: State, seat: int) -> State:
     return t.freeze()
 
 
-def deal(rng: Rng, players: int, two_type_discs: bool, use_action_cards: bool) -> dict:
+def deal(rng: Rng, players: int, two_type_discs: bool, use_action_cards: bool) -> dict[str, Any]:
     """§2.1: discs onto the wonders, shuffled decks, starting hands (a partial state)."""
     discs, rng = rng.shuffle(data.discs_in_play(two_type_discs))
     per = data.DISCS_PER_WONDER

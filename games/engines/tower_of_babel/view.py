@@ -249,14 +249,14 @@ def determinize(seen: dict[str, Any], seat: int | None, seed: int) -> State:
         for s in range(n):
             if not hidden_offer[s]:
                 continue
-            hand = hands[s]
+            sampled = hands[s]
             held = actions[s]
-            assert hand is not None and held is not None
-            choices = legal.offers(needs, _cards(hand), data.OFFER_BONUS in held)
+            assert sampled is not None and held is not None
+            choices = legal.offers(needs, _cards(sampled), data.OFFER_BONUS in held)
             pick, rng = rng.next(len(choices))
             offer = choices[pick]
             for k in range(4):
-                hand[k] -= offer.cards[k]
+                sampled[k] -= offer.cards[k]
             if offer.offer_bonus:
                 held.remove(data.OFFER_BONUS)
             offers[s] = offer
