@@ -125,7 +125,7 @@ def run_review(*, game_id: int) -> bool:
             if not _store(review.pk, move.number, entry):
                 return False
             # Open game pages show the progress: their board is sent again.
-            broadcast.notify_game_changed(game.pk, game.version)
+            broadcast.notify_game_changed(game.pk, game.revision)
             review.progress = move.number + 1
         state = engine.apply_move(state, move.seat, move.payload)
     with transaction.atomic():
@@ -135,7 +135,7 @@ def run_review(*, game_id: int) -> bool:
         row.status = Review.Status.DONE
         row.finished_at = timezone.now()
         row.save(update_fields=["status", "finished_at", "updated_at"])
-    broadcast.notify_game_changed(game.pk, game.version)
+    broadcast.notify_game_changed(game.pk, game.revision)
     return True
 
 

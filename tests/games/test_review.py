@@ -223,6 +223,11 @@ def test_the_game_page_shows_the_progress_its_socket_sends(
     from games import broadcast, rendering
 
     game = finished_game(alice, bob)
+    # A step was taken back during the game: the board's revision is then ahead of its move
+    # number, and live messages carry the revision (principle 7).
+    Game.objects.filter(pk=game.pk).update(steps_taken_back=1)
+    game.refresh_from_db()
+    assert game.revision != game.version
     announced: list[tuple[int, int]] = []
     monkeypatch.setattr(broadcast, "notify_game_changed", lambda g, v: announced.append((g, v)))
     client.force_login(alice)
@@ -240,7 +245,7 @@ def test_the_game_page_shows_the_progress_its_socket_sends(
     monkeypatch.setattr(advice, "review_move", stops_after_two)
     with pytest.raises(KeyboardInterrupt):
         reviews.run_review(game_id=game.pk)
-    assert announced == [(game.pk, game.version)] * 2
+    assert announced == [(game.pk, game.revision)] * 2
     assert rendering.board_stamp(game) != before
     assert f"move 2 of {game.version}" in rendering.board_html(game=game, seat=0)
 
