@@ -58,7 +58,70 @@
     } else if (incoming > known + 1) {
       event.preventDefault();
       refreshBoard();
+    } else {
+      keepInput();
     }
+  });
+
+  // --- what a member is entering survives another seat's move -------------------------------
+  // A form marked data-keep-input (a choice made over several fields) is drawn anew with the
+  // board whenever another seat moves. What the member had entered goes back into the same
+  // form of the new board, and its fields announce the change, so the game's script judges
+  // the choice again: a member never hands in, unseen, the empty form the new board brought.
+  // Hidden fields (the revision the move answers) and the list of moves are the new board's.
+  var keptInput = null;
+
+  function fieldKey(field) {
+    var data = Object.keys(field.dataset).sort().map(function (k) {
+      return k + "=" + field.dataset[k];
+    });
+    return [field.name || "", field.type, data.join("&")].join("|");
+  }
+
+  function isChoice(field) { return field.type === "checkbox" || field.type === "radio"; }
+
+  function keepInput() {
+    var board = currentBoard();
+    var form = board && board.querySelector("form[data-keep-input][data-touched]");
+    keptInput = null;
+    if (!form) { return; }
+    var values = {};
+    form.querySelectorAll("input:not([type=hidden])").forEach(function (field) {
+      values[fieldKey(field)] = isChoice(field) ? field.checked : field.value;
+    });
+    keptInput = { name: form.getAttribute("data-keep-input"), values: values };
+  }
+
+  function restoreInput() {
+    var kept = keptInput;
+    keptInput = null;
+    var board = currentBoard();
+    if (!kept || !board) { return; }
+    var form = Array.prototype.filter.call(board.querySelectorAll("form[data-keep-input]"),
+      function (f) { return f.getAttribute("data-keep-input") === kept.name; })[0];
+    if (!form) { return; }
+    var restored = [];
+    form.querySelectorAll("input:not([type=hidden])").forEach(function (field) {
+      var key = fieldKey(field);
+      if (!(key in kept.values)) { return; }
+      if (isChoice(field)) { field.checked = kept.values[key]; } else { field.value = kept.values[key]; }
+      restored.push(field);
+    });
+    form.setAttribute("data-touched", "");
+    // After the game's own script has set up the new form (it listens to the same event).
+    window.setTimeout(function () {
+      restored.forEach(function (field) {
+        field.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    }, 0);
+  }
+
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest("#game-board form[data-keep-input]");
+    if (form) { form.setAttribute("data-touched", ""); }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "game-board") { keepInput(); }
   });
 
   // --- placing a tile: pick a highlighted place, rotate, see the preview, confirm ---------
@@ -323,6 +386,10 @@
     dropOldHint(); showSelected(); initRoving(); offerPlayerCounts(); showSeatFields(); showGameOptions();
   }
   document.addEventListener("DOMContentLoaded", init);
-  document.addEventListener("htmx:afterSettle", function () { init(); focusAfterMove(); });
-  document.addEventListener("htmx:wsAfterMessage", function () { init(); focusAfterMove(); });
+  document.addEventListener("htmx:afterSettle", function () {
+    init(); restoreInput(); focusAfterMove();
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    init(); restoreInput(); focusAfterMove();
+  });
 })();

@@ -14,7 +14,12 @@ import pytest
 from games import services
 from games.engines.tower_of_babel import ENGINE, data
 from tests.conftest import make_user
-from tests.e2e.test_play import join_in_another_thread, logged_in_page, wait_for_version
+from tests.e2e.test_play import (
+    in_another_thread,
+    join_in_another_thread,
+    logged_in_page,
+    wait_for_version,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -133,6 +138,48 @@ def test_an_offer_stays_secret_until_every_offer_is_in(asgi_server: str, new_pag
     assert "Waiting for Carol." in alice_page.inner_text(".turn-bar")
     assert alice_page.locator("form.tob-accept-form").count() == 0
     assert alice_page.errors == [] and bob_page.errors == []
+
+
+def test_an_offer_being_made_survives_another_seats_offer(asgi_server: str, new_page: Any) -> None:
+    """Bob is filling in his offer when Carol hands in hers, and the board is drawn anew: what
+    Bob entered is still there, so he hands in the offer he made, never an empty one unseen."""
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    carol = make_user("carol", display_name="Carol")
+    seed, wonder, disc, kind = a_seed_where_alice_can_build()
+    game = services.create_game(
+        engine_slug="tower-of-babel",
+        players=3,
+        options={},
+        seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
+        created_by=alice,
+        seed=seed,
+    )
+    join_in_another_thread(game, bob)
+    join_in_another_thread(game, carol)
+    build = {"type": "build", "wonder": wonder, "disc": disc}
+    services.play_move(game_id=game.pk, seat=0, move=build, expected_version=0)
+    bob_page = logged_in_page(new_page, asgi_server, bob)
+    bob_page.goto(f"http://{asgi_server}/games/{game.pk}/")
+    bob_page.wait_for_selector('#game-board[data-version="1"]')
+    picker = f'form.tob-offer-form input[data-type="{kind}"]'
+    bob_page.locator(picker).fill("1")
+    wanted = f'{{"type":"offer","cards":{{"{kind}":1}},"trading_card":false,"offer_bonus":false}}'
+    chosen = "form.tob-offer-form select[name=move]"
+    assert bob_page.locator(chosen).input_value() == wanted
+
+    nothing = {"type": "offer", "cards": {}, "trading_card": False, "offer_bonus": False}
+    in_another_thread(
+        lambda: services.play_move(game_id=game.pk, seat=2, move=nothing, expected_version=1)
+    )
+    wait_for_version(bob_page, 2)
+    assert bob_page.locator(picker).input_value() == "1"
+    bob_page.wait_for_function(
+        "([css, value]) => document.querySelector(css).value === value", arg=[chosen, wanted]
+    )
+    bob_page.locator("form.tob-offer-form").get_by_role("button", name="Hand in my offer").click()
+    wait_for_version(bob_page, 3)
+    assert game.moves.get(number=2).payload["cards"] == {kind: 1}
+    assert bob_page.errors == []
 
 
 def a_seed_where_alice_needs_an_offer() -> tuple[int, int, int, str]:
