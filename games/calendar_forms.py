@@ -1,5 +1,5 @@
 """The forms whose days and times are read in the member's own time zone: game nights,
-tournaments and seasons (re-exported by games/forms.py)."""
+tournaments and seasons."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from accounts.times import member_zone, zone_label
 from games.clocks import MAX_DAYS_PER_MOVE
 from games.error_texts import limit_text
 from games.forms import playable_games
+from games.levels import BotLevel
 from games.models import MAX_ROUND_DAYS, Season
 from games.seasons import overlapping
 
@@ -105,7 +106,7 @@ class GameNightForm(WallClockForm):
     clock = forms.TimeField(label=_("Time"), widget=forms.TimeInput(attrs={"type": "time"}))
     bot_level = forms.ChoiceField(
         label=_("Bots fill the seats still empty at the time"),
-        choices=[("easy", _("Easy bot")), ("normal", _("Normal bot")), ("hard", _("Hard bot"))],
+        choices=BotLevel.choices,
         initial="normal",
     )
     invited = forms.ModelMultipleChoiceField(
@@ -181,7 +182,7 @@ class TournamentForm(WallClockForm):
     )
     bot_level = forms.ChoiceField(
         label=_("Bots complete the tables"),
-        choices=[("easy", _("Easy bot")), ("normal", _("Normal bot")), ("hard", _("Hard bot"))],
+        choices=BotLevel.choices,
         initial="normal",
     )
     pace = forms.ChoiceField(

@@ -135,9 +135,10 @@ def play_move(
     if seat_row.told_turn:  # the member has moved: the next wait may be told again
         seat_row.told_turn = False
         seat_row.save(update_fields=["told_turn"])
-    to_move = [] if engine.is_over(state) else engine.to_move(state)
+    over = engine.is_over(state)
+    to_move = [] if over else engine.to_move(state)
     run_clocks(game, to_move, game.turn_started_at or timezone.now())
-    if engine.is_over(state):
+    if over:
         after_commit(task_named("finish_game"), game.pk)
     else:
         schedule_bot_turns(game, to_move)

@@ -76,6 +76,16 @@ def quick_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bot_turns, "choose_move", random_move)
 
 
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, tuple]]:
+    """The tasks handed to the broker (none is run)."""
+    calls: list[tuple[Any, tuple]] = []
+    monkeypatch.setattr(
+        services.common, "send_task", lambda task, args, countdown=0: calls.append((task, args))
+    )
+    return calls
+
+
 # --- helpers --------------------------------------------------------------------------------
 
 

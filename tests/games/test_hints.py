@@ -33,16 +33,6 @@ TABLES = {
 }
 
 
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, tuple]]:
-    """The tasks handed to the broker (none is run)."""
-    calls: list[tuple[Any, tuple]] = []
-    monkeypatch.setattr(
-        services.common, "send_task", lambda task, args, countdown=0: calls.append((task, args))
-    )
-    return calls
-
-
 def hint_game(member: User, slug: str = "akropolis", seed: int = 7) -> Game:
     game = build_game(member, *TABLES[slug], engine=slug, seed=seed)
     engine = engines.get(slug)

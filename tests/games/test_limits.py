@@ -78,16 +78,6 @@ def speaking(user: User, language: str) -> None:
     user.save(update_fields=["language"])
 
 
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, tuple]]:
-    """The tasks handed to the broker (none is run)."""
-    calls: list[tuple[Any, tuple]] = []
-    monkeypatch.setattr(
-        services.common, "send_task", lambda task, args, countdown=0: calls.append((task, args))
-    )
-    return calls
-
-
 def reviews_sent(sent: list[tuple[Any, tuple]]) -> list[tuple]:
     """The reviews handed to the workers (after commit: the review tests commit)."""
     return [args for task, args in sent if task.name == tasks.review_game.name]

@@ -21,16 +21,6 @@ from tests.games.conftest import build_game, play_random_moves, state_of
 SLUGS = [engine.slug for engine in engines.all()]
 
 
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, tuple]]:
-    """The tasks handed to the broker (none is run)."""
-    calls: list[tuple[Any, tuple]] = []
-    monkeypatch.setattr(
-        services.common, "send_task", lambda task, args, countdown=0: calls.append((task, args))
-    )
-    return calls
-
-
 def finished_game(slug: str, *members: Any) -> Game:
     engine = engines.get(slug)
     players = list(members[: max(engine.min_players, 2)])

@@ -22,16 +22,6 @@ def few_iterations(settings: Any) -> None:
     settings.REVIEW_ITERATIONS = 2
 
 
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, tuple]]:
-    """The tasks handed to the broker (none is run)."""
-    calls: list[tuple[Any, tuple]] = []
-    monkeypatch.setattr(
-        services.common, "send_task", lambda task, args, countdown=0: calls.append((task, args))
-    )
-    return calls
-
-
 def finished_game(*players: Any, seed: int = 7) -> Game:
     game = play_random_moves(build_game(*players, seed=seed))
     assert game.status == Game.Status.FINISHED
