@@ -130,7 +130,7 @@ def play_move(
     if by_bot and not seat_row.is_bot:
         raise GameError("not_bot_seat", "A member plays this seat.")
     engine = engine_for(game.engine_slug)
-    state = record_move(game, engine, engine.load(game.state), seat, move, by_bot=by_bot)
+    state = record_move(game, engine, current_state(game, engine), seat, move, by_bot=by_bot)
     timing.mark("move")
     if seat_row.told_turn:  # the member has moved: the next wait may be told again
         seat_row.told_turn = False

@@ -80,7 +80,7 @@ def finish_game(*, game_id: int) -> list[Result]:
     if game.rated and not game.imported and not game.hints_used:
         ratings.update_ratings(engine_slug=game.engine_slug, results=results)
         # Scored late (its end-of-game task lost): an ended season's kept standings miss it.
-        forget_season_standings(game.finished_at)
+        forget_season_standings(game.finished_at or timezone.now())
     notices.tell_finished(game)
     # Pages re-render with the final table once results exist; the club page's lists too.
     broadcast_on_commit(game)
