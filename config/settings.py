@@ -15,7 +15,7 @@ from __future__ import annotations
 import operator
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -252,7 +252,7 @@ if REDIS_URL:
             },
         }
     }
-    CHANNEL_LAYERS = {
+    CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
@@ -507,7 +507,7 @@ if HTTPS:
 # The language switcher's cookie is sent like the session's; no script reads it.
 LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 LANGUAGE_COOKIE_HTTPONLY = True
-LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE: Final = "Lax"
 
 LOGGING = {
     "version": 1,

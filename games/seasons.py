@@ -23,6 +23,7 @@ a game finished in it being scored late, clears them, and the next page counts t
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -275,13 +276,17 @@ def add_ratings(season: Season, tables: dict[str, Table]) -> None:
     with the club's history; a member whom no game of the season rated (their seats there
     were left out of the rating) has it from the games before, asked for them alone."""
     listed = [(slug, s) for slug, t in tables.items() for s in [*t.ranked, *t.unranked]]
-    at_end = ratings_at_end(season, {(s.player.user_id, slug) for slug, s in listed})
+    members = {(s.player.user_id, slug) for slug, s in listed if s.player.user_id is not None}
+    at_end = ratings_at_end(season, members)
     for slug, standing in listed:
-        value = at_end.get((standing.player.user_id, slug))
+        user_id = standing.player.user_id
+        value = at_end.get((user_id, slug)) if user_id is not None else None
         standing.rating = ratings.display(value) if value is not None else None
 
 
-def ratings_at_end(season: Season, pairs: set[tuple[int, str]]) -> dict[tuple[int, str], float]:
+def ratings_at_end(
+    season: Season, pairs: set[tuple[int, str]]
+) -> dict[tuple[int, str], float | None]:
     """(member id, game slug) -> the raw rating after the member's last rated game of that game
     up to the season's end, for the pairs asked (two queries at most)."""
     start, end = bounds(season)
@@ -324,7 +329,10 @@ def ratings_before(start: datetime, slugs: list[str], members: set[int]) -> dict
         return Subquery(last, output_field=FloatField())
 
     columns = {f"at_{index}": last_rating(slug) for index, slug in enumerate(slugs)}
-    rows = get_user_model().objects.filter(pk__in=members).values("pk", **columns)
+    # Rows of "pk" and the columns above, by name.
+    rows: Iterable[Mapping[str, Any]] = (
+        get_user_model().objects.filter(pk__in=members).values("pk", **columns)
+    )
     return {
         (row["pk"], slug): row[f"at_{index}"]
         for row in rows

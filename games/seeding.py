@@ -302,7 +302,7 @@ def ensure_seasons(end: datetime, count: int = SEASON_QUARTERS) -> list[Season]:
     return made
 
 
-def finishing_time(number: int, games: int, *, end: datetime, days: int) -> datetime:
+def finishing_time(number: int, games: int, *, end: datetime, days: float) -> datetime:
     """Games finish evenly over the last `days` days up to `end`, in the order planned."""
     return end - timedelta(days=days) * (1 - (number + 1) / games)
 

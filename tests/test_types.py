@@ -1,8 +1,8 @@
-"""The type checker's reach (docs/testing.md): `make lint` runs mypy, and mypy checks the
-engines, the bots, the boards, the services and the registry strictly. mypy itself runs in
-`make lint`, not here; these tests read its configuration as mypy reads it, so that no module
-of those packages leaves strict checking unnoticed (left out of `files`, excluded, or given
-one strict flag less by an override)."""
+"""The type checker's reach (docs/testing.md): `make lint` runs mypy over the whole site,
+and checks the engines, the bots, the boards, the services and the registry strictly. mypy
+itself runs in `make lint`, not here; these tests read its configuration as mypy reads it, so
+that no module leaves checking unnoticed, nor a module of those packages strict checking (left
+out of `files`, excluded, or given one strict flag less by an override)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from mypy.options import PER_MODULE_OPTIONS, Options
 
 from tests.conftest import ROOT
 
+SITE = ("accounts", "config", "games", "infra", "rulebooks")
 STRICT = ("games/engines", "games/bots", "games/boards", "games/services", "games/registry.py")
 
 # What `mypy --strict` sets, as the installed mypy says: (option, value) pairs.
@@ -72,3 +73,11 @@ def test_every_module_of_the_game_packages_is_checked_and_strict() -> None:
         for flag, value in STRICT_FLAGS:
             where = own if flag in PER_MODULE_OPTIONS else options
             assert getattr(where, flag) == value, f"{module} is not checked with {flag}={value}"
+
+
+def test_every_module_of_the_site_is_checked() -> None:
+    options = _options()
+    for package in SITE:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            assert _checked(options, relative), f"{relative} is not checked"

@@ -182,11 +182,12 @@ def view_for(*, game: Game, seat: Seat | int | None, number: int | None = None) 
 
 
 @transaction.atomic
-def take_back_step(*, game_id: int, seat: int, expected_version: int) -> Game:
+def take_back_step(*, game_id: int, seat: int, expected_version: int | None) -> Game:
     """Take back the last move of the log for the member at `seat`, if the game is still at
-    `expected_version`: it must be that seat's own step (no other seat has moved since, and
-    no bot played it), of the turn still going on, and the engine must say it showed nothing
-    hidden (`engines.base.can_take_back_step`). The move leaves the log, so replays, exports and
+    `expected_version` (None, from a form that sent no number, never is): it must be that
+    seat's own step (no other seat has moved since, and no bot played it), of the turn still
+    going on, and the engine must say it showed nothing hidden
+    (`engines.base.can_take_back_step`). The move leaves the log, so replays, exports and
     audits see only the moves that stood; the state is rebuilt by replaying the log.
 
     Raises GameError, and then nothing is written and nothing is scheduled.
