@@ -104,6 +104,7 @@ INSTALLED_APPS = [
     "accounts",
     "rulebooks",
     "games",
+    "tools",
 ]
 
 MIDDLEWARE = [

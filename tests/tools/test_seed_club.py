@@ -88,7 +88,7 @@ def test_seeding_stores_every_game_it_reports_when_the_last_batch_is_partial(
     partial batch."""
     from io import StringIO
 
-    from games.management.commands import seed_club
+    from tools.management.commands import seed_club
 
     monkeypatch.setattr(seed_club, "BATCH", 3)
     out = StringIO()
