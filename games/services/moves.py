@@ -1,7 +1,7 @@
 """The one move path (DESIGN.md principle 2) and reading the log back (principle 3).
 
-`log_entry` is the only function that makes a move's row of the log, and `settle` the only
-one that puts on a game where its log has left it; `record_move` stores both: `play_move`
+`log_entry` is the only function that makes a move's row of the log, and `settle` puts on
+the game where the moves of its log have left it; `record_move` stores both: `play_move`
 (members and bots) and `import_game` (a file's log, replayed) call it, and tools/seeding.py
 writes the same rows and games in bulk. `take_back_step` runs the path backwards (principle 8):
 it removes the last move, under the same lock and version check.
