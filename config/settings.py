@@ -115,6 +115,7 @@ INSTALLED_APPS = [
     "accounts",
     "rulebooks",
     "games",
+    "tools",
 ]
 
 MIDDLEWARE = [

@@ -8,7 +8,7 @@ the middleware: the hop to the thread that runs the site's synchronous code, and
 behind other requests of the same process). Only names and durations leave the server.
 
 With the trace off, `ServerTiming` is not installed and `mark` costs one context-variable
-read. The load test (`python -m tests.load`) prints the hops of the move posts.
+read. The load test (`python -m tools.load`) prints the hops of the move posts.
 """
 
 from __future__ import annotations

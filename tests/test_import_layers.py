@@ -10,7 +10,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CODE_DIRS = ("accounts", "config", "games", "infra", "rulebooks")
+CODE_DIRS = ("accounts", "config", "games", "infra", "rulebooks", "tools")
 APPS = ("accounts", "games", "rulebooks")
 
 
@@ -166,3 +166,9 @@ def test_config_is_wiring_only() -> None:
     apps."""
     modules = {path.stem for path in (ROOT / "config").glob("*.py")}
     assert modules == {"__init__", "settings", "settings_test", "urls", "asgi", "celery", "routing"}
+
+
+def test_the_product_imports_none_of_the_tools() -> None:
+    """The benchmarks, the load test and the seeding stand beside the site: no app, nor `infra`
+    or `config`, imports `tools/`, so the site runs without it."""
+    assert imports_into((*APPS, "infra", "config"), ("tools",)) == []

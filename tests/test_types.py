@@ -1,8 +1,9 @@
 """The type checker's reach (docs/testing.md): `make lint` runs mypy over the whole site,
-and checks the engines, the bots, the boards, the services and the registry strictly. mypy
-itself runs in `make lint`, not here; these tests read its configuration as mypy reads it, so
-that no module leaves checking unnoticed, nor a module of those packages strict checking (left
-out of `files`, excluded, or given one strict flag less by an override)."""
+and checks the engines, the bots, the boards, the services, the registry and the tools that
+drive the engines and bots strictly. mypy itself runs in `make lint`, not here; these tests
+read its configuration as mypy reads it, so that no module leaves checking unnoticed, nor a
+module of those packages strict checking (left out of `files`, excluded, or given one strict
+flag less by an override)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,18 @@ from mypy.options import PER_MODULE_OPTIONS, Options
 
 from tests.conftest import ROOT
 
-SITE = ("accounts", "config", "games", "infra", "rulebooks")
-STRICT = ("games/engines", "games/bots", "games/boards", "games/services", "games/registry.py")
+SITE = ("accounts", "config", "games", "infra", "rulebooks", "tools")
+STRICT = (
+    "games/engines",
+    "games/bots",
+    "games/boards",
+    "games/services",
+    "games/registry.py",
+    # The tools that drive the engines and the bots.
+    "tools/arena.py",
+    "tools/engine_bench.py",
+    "tools/review_bench.py",
+)
 
 # What `mypy --strict` sets, as the installed mypy says: (option, value) pairs.
 STRICT_FLAGS: list[tuple[str, object]] = define_options()[2]

@@ -2,8 +2,9 @@
 
 - `lobby`: creating a game, joining and leaving seats, bots filling open seats, the start;
 - `moves`: the one move path. `record_move` is the only function that writes a move;
-  `play_move` (members and bots) and `import_game` call it; `take_back_step` removes a
-  member's last step again. `state_at`/`view_for` read the log;
+  `play_move` (members and bots) and `import_game` call it; its `log_entry` (a move's row)
+  and `settle` (the game where its log left it) are also what tools/seeding.py writes in
+  bulk; `take_back_step` removes a member's last step again. `state_at`/`view_for` read the log;
 - `bots`: bot turns and re-sending lost ones;
 - `seats`: resigning, timeouts that hand a seat to a bot, taking a seat back;
 - `clocks`: time controls, vacations that pause them, the warning before a clock runs out;

@@ -1,12 +1,16 @@
 """The one move path (DESIGN.md principle 2) and reading the log back (principle 3).
 
-`record_move` is the only function that writes a move: `play_move` (members and bots) and
-`import_game` (a file's log, replayed) both call it. `take_back_step` runs the path
-backwards (principle 8): it removes the last move, under the same lock and version check.
+`log_entry` is the only function that makes a move's row of the log, and `settle` puts on
+the game where the moves of its log have left it; `record_move` stores both: `play_move`
+(members and bots) and `import_game` (a file's log, replayed) call it, and tools/seeding.py
+writes the same rows and games in bulk. `take_back_step` runs the path backwards (principle 8):
+it removes the last move, under the same lock and version check.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -33,6 +37,64 @@ from games.services.common import (
 from infra import timing
 
 
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A move the engine accepted, as the log keeps it (`row`), and where it led."""
+
+    row: Move  # not saved, and its game not set: the caller stores it
+    after: Any  # the engine state after the move
+    seen_after: dict[str, Any]  # the spectator's view of `after`
+
+
+def log_entry(
+    slug: str,
+    engine: Engine,
+    state: Any,
+    seat: int,
+    move: dict[str, Any],
+    *,
+    number: int,
+    by_bot: bool,
+    seen_before: dict[str, Any] | None = None,
+) -> Entry:
+    """Check `move` with the engine and make the log's row of it, move `number` of a game of
+    `slug`: the one place a `Move` row's content is decided. `record_move` stores it on the
+    site; tools/seeding.py writes the same rows in bulk. `seen_before` is the spectator's
+    view of `state` when the caller has it (the previous entry's `seen_after`).
+
+    Raises GameError or IllegalMove when the move may not be played, and nothing is made.
+    """
+    if seat not in engine.to_move(state):
+        raise GameError("not_your_turn", "It is not this seat's turn.", seat=seat)
+    after = engine.apply_move(state, seat, move)
+    if seen_before is None:
+        seen_before = engine.view(state, None)
+    seen_after = engine.view(after, None)
+    row = Move(
+        number=number,
+        seat=seat,
+        payload=dict(move),
+        # What the table saw happen, from the public views only (games/boards: summarize).
+        summary=boards.summarize(slug, seen_before, seat, move, seen_after),
+        by_bot=by_bot,
+        can_take_back=can_take_back_step(engine, state, seat, move, after),
+    )
+    return Entry(row=row, after=after, seen_after=seen_after)
+
+
+def settle(game: Game, engine: Engine, state: Any, *, version: int, now: datetime) -> None:
+    """Put on `game` (the caller saves it) where the first `version` moves of its log, the
+    last one played at `now`, have left it: the state, the move count, and the turn's start,
+    or the game's end when the engine says it is over."""
+    game.state = engine.dump(state)
+    game.version = version
+    game.turn_started_at = now
+    if engine.is_over(state):
+        game.status = Game.Status.FINISHED
+        game.finished_at = game.finished_at or now
+        game.turn_started_at = None
+
+
 def record_move(
     game: Game, engine: Engine, state: Any, seat: int, move: dict[str, Any], *, by_bot: bool
 ) -> Any:
@@ -41,35 +103,16 @@ def record_move(
     The caller holds the game row (locked, or created in the same transaction) and has
     checked who may move; an illegal move raises and nothing is written. Returns the new state.
     """
-    if seat not in engine.to_move(state):
-        raise GameError("not_your_turn", "It is not this seat's turn.", seat=seat)
-    after = engine.apply_move(state, seat, move)
-    # What the table saw happen, from the public views only (games/boards: summarize).
-    summary = boards.summarize(
-        game.engine_slug, engine.view(state, None), seat, move, engine.view(after, None)
+    entry = log_entry(
+        game.engine_slug, engine, state, seat, move, number=game.version, by_bot=by_bot
     )
-    Move.objects.create(
-        game=game,
-        number=game.version,
-        seat=seat,
-        payload=dict(move),
-        summary=summary,
-        by_bot=by_bot,
-        can_take_back=can_take_back_step(engine, state, seat, move, after),
-    )
-    state = after
-    now = timezone.now()
-    game.state = engine.dump(state)
-    game.version += 1
-    game.turn_started_at = now
-    if engine.is_over(state):
-        game.status = Game.Status.FINISHED
-        game.finished_at = game.finished_at or now
-        game.turn_started_at = None
+    entry.row.game = game
+    entry.row.save(force_insert=True)
+    settle(game, engine, entry.after, version=game.version + 1, now=timezone.now())
     game.save(
         update_fields=["state", "version", "turn_started_at", "status", "finished_at", "updated_at"]
     )
-    return state
+    return entry.after
 
 
 def _only_others_moved(game: Game, seat: int, expected_version: Any) -> bool:
@@ -216,15 +259,14 @@ def take_back_step(*, game_id: int, seat: int, expected_version: int | None) -> 
             f"cannot_take_back_{refusal}", f"This step cannot be taken back: {refusal}."
         )
     last.delete()
-    game.state = engine.dump(before)
-    game.version -= 1
+    now = timezone.now()
+    settle(game, engine, before, version=game.version - 1, now=now)
     game.steps_taken_back += 1
-    game.turn_started_at = timezone.now()
     game.save(
         update_fields=["state", "version", "steps_taken_back", "turn_started_at", "updated_at"]
     )
     # The seat's turn goes on, on the clock it had (a take-back gives no time).
-    run_clocks(game, engine.to_move(before), game.turn_started_at)
+    run_clocks(game, engine.to_move(before), now)
     # Tasks sent for the version just taken back find another one and do nothing: any bot that
     # is to move again (while several seats choose at once) is sent for this one.
     schedule_bot_turns(game, engine.to_move(before))

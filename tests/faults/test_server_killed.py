@@ -8,7 +8,7 @@ that stayed up were never dropped. The moves are made while the sockets reconnec
 boards are missed in between: a page fetches those over HTTP when it sees the gap (principle 7,
 tests/e2e/test_server_restart.py); here the next live board must reach every socket.
 
-The servers, sockets and reconnecting client are games/management/livestack.py's, as the live
+The servers, sockets and reconnecting client are tools/livestack.py's, as the live
 benchmark and the load test use them. It runs in the PostgreSQL and Redis run: several servers
 need both (docs/operations.md, "Several servers and workers").
 """
@@ -26,12 +26,12 @@ import pytest
 from django.conf import settings
 
 from games import services
-from games.management import livestack
 from games.models import Game
 from tests.conftest import make_user, stop
 from tests.games.conftest import build_game, first_legal_move
 from tests.test_processes import session_cookie_for
 from tests.test_redis import in_thread
+from tools import livestack
 
 pytestmark = [pytest.mark.faults, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -19,7 +19,7 @@ from django.urls import reverse
 from accounts.models import User
 from games.models import Game
 from infra import timing
-from tests.load import SERVER_TIMING, Post, post_hop_lines
+from tools.load import SERVER_TIMING, Post, post_hop_lines
 
 pytestmark = pytest.mark.django_db
 

@@ -489,7 +489,7 @@ def test_ended_season_pages_read_a_fixed_number_of_queries(alice: User, time_mac
 
 @pytest.mark.django_db
 def test_seed_club_fills_the_last_quarters_as_seasons() -> None:
-    from games import seeding
+    from tools import seeding
 
     made = seeding.ensure_seasons(datetime(2026, 11, 27, 12, tzinfo=UTC))
     assert [(s.name, s.starts_on, s.ends_on) for s in made] == [

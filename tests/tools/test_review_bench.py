@@ -3,7 +3,7 @@
 import re
 
 from games import engines
-from games.bots import review_bench
+from tools import review_bench
 
 
 def test_the_bench_reviews_each_decision_of_a_greedy_game_once(capsys) -> None:

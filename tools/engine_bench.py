@@ -1,6 +1,6 @@
 """Benchmark an engine: random full games per second, legal_moves calls per second, memory.
 
-    python -m games.engines.bench akropolis [--seconds 5] [--seed 1]
+    python -m tools.engine_bench akropolis [--seconds 5] [--seed 1]
 
 Each player count runs for the given CPU time. A random game is `legal_moves` plus a
 uniformly random choice plus `apply_move` until the game is over. Figures go to stdout;

@@ -1,6 +1,6 @@
 """Benchmark the post-game review: how long the hard bot takes to review a whole game.
 
-    python -m games.bots.review_bench akropolis --players 2 --seed 5 [--iterations 8]
+    python -m tools.review_bench akropolis --players 2 --seed 5 [--iterations 8]
 
 Plays one game of greedy bots from the seed, then reviews every decision of it as the
 review task does (`games.bots.advice.review_move` from the deciding seat's view, with the
@@ -19,8 +19,8 @@ from typing import Any
 
 from games import engines
 from games.bots import advice, choose_move
-from games.bots.arena import p95
 from games.engines.base import Engine
+from tools.arena import p95
 
 # What the site reviews with (config/settings.py REVIEW_ITERATIONS, outside the tests).
 SITE_ITERATIONS = advice.DEFAULT_ITERATIONS
@@ -41,7 +41,7 @@ def greedy_game(engine: Engine, players: int, seed: int) -> list[tuple[Any, int,
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m games.bots.review_bench")
+    parser = argparse.ArgumentParser(prog="python -m tools.review_bench")
     parser.add_argument("game", help="engine slug")
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--seed", type=int, default=5)

@@ -1,13 +1,14 @@
 """A club's worth of finished games, for trying the pages and measuring them (seed_club).
 
 Every game is a real game: the engine deals it from its seed, each move is chosen by the
-random bot (the members' seats) or the greedy bot (the "normal" bot seats) and checked by
-the engine, and it is stored as the one move path stores it: the move log with each move's
-summary from the public views before and after (`games.boards.summarize`, as in
-`services.moves.record_move`), the final state, the results ranked by `final_ranks`, and
-the ratings updated game by game in the order the games finished (`games.ratings.rate`).
-Only the writing differs: rows go to the database in bulk, many games per transaction, so
-`audit_games` accepts every game.
+random bot (the members' seats) or the greedy bot (the "normal" bot seats), and its moves
+go through the one move path's writer: `services.moves.log_entry` checks each with the
+engine and makes its row of the log (summary, whether it could be taken back...), and
+`services.moves.settle` puts the final state on the game, as `record_move` does on the site.
+The results are ranked by `final_ranks`, and the ratings updated game by game in the order
+the games finished (`games.ratings.rate`). Only the writing differs: rows go to the database
+in bulk, many games per transaction, so `audit_games` accepts every game, and the log is the
+one `play_move` would have kept (tests/tools/test_seed_club.py).
 
 Games are played in worker processes (`play_game` needs no database); the parent writes them
 in the order they were planned, so ratings follow the finishing dates. The club's seasons are
@@ -16,11 +17,10 @@ the calendar quarters of the last games (`ensure_seasons`), so the season pages 
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
@@ -28,9 +28,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import boards, bots, deals, engines, ratings
+from games import bots, deals, engines, ratings
 from games.models import Game, Move, Rating, Result, Season, Seat
 from games.seasons import club_zone, overlapping
+from games.services.moves import log_entry, settle
 from games.services.results import final_ranks
 
 MEMBER_PREFIX = "member"
@@ -55,8 +56,8 @@ class GameSpec:
 @dataclass
 class Played:
     spec: GameSpec
-    moves: list[tuple[int, dict, dict, bool]]  # (seat, move, summary, by_bot)
-    state: dict
+    moves: list[Move]  # the log's rows, made by the move path; their game is not set yet
+    final: Any  # the engine state at the end
     totals: list[int]
     breakdown: list[dict]
     ranks: dict[int, int]
@@ -197,7 +198,7 @@ def play_game(spec: GameSpec) -> Played:
     players = len(spec.members)
     state = engine.new_game(players, spec.seed, {})
     rng = random.Random(spec.seed)
-    before = engine.view(state, None)
+    seen = engine.view(state, None)
     moves = []
     for number in range(MAX_MOVES):
         if engine.is_over(state):
@@ -210,53 +211,47 @@ def play_game(spec: GameSpec) -> Played:
             )
         else:
             move = dict(rng.choice(engine.legal_moves(state, seat)))
-        state = engine.apply_move(state, seat, move)
-        after = engine.view(state, None)
-        moves.append((seat, move, boards.summarize(spec.slug, before, seat, move, after), by_bot))
-        before = after
+        entry = log_entry(
+            spec.slug, engine, state, seat, move, number=number, by_bot=by_bot, seen_before=seen
+        )
+        moves.append(entry.row)
+        state, seen = entry.after, entry.seen_after
     else:
         raise RuntimeError(f"{spec.slug} seed {spec.seed} did not end in {MAX_MOVES} moves")
     scores = engine.scores(state)
     return Played(
         spec=spec,
         moves=moves,
-        state=engine.dump(state),
+        final=state,
         totals=[int(t) for t in scores["totals"]],
         breakdown=[dict(b) for b in scores["breakdown"]],
         ranks=final_ranks(scores, set()),
     )
 
 
-# The row ends with the fields every seeded move shares: not takeable (the game is over, so no
-# step of it can be taken back) and the time it was written.
-MOVE_COLUMNS = (
-    "game_id",
-    "number",
-    "seat",
-    "payload",
-    "summary",
-    "by_bot",
-    "can_take_back",
-    "created_at",
-)
-
-
-def insert_moves(rows: list[tuple[Any, ...]], now: datetime) -> None:
+def insert_moves(rows: list[Move], now: datetime) -> None:
     """The move log in bulk, bypassing the ORM's per-object work (a club's log is about a
-    million rows): PostgreSQL's COPY, or one prepared INSERT run for every row elsewhere."""
+    million rows): PostgreSQL's COPY, or one prepared INSERT run for every row elsewhere.
+    Each column of the rows the move path made is written as the ORM writes it; all of
+    them were written `now`."""
+    stamp = Move._meta.get_field("created_at")
+    fields = [f for f in Move._meta.concrete_fields if not f.primary_key and f != stamp]
+    # Every concrete field has a column (django-stubs types it `str | None` for the others).
+    columns = ", ".join(cast(str, f.column) for f in [*fields, stamp])
+    written = stamp.get_db_prep_save(now, connection)  # prepared once: it is every row's
+    values = [
+        [*(f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields), written]
+        for row in rows
+    ]
     table = Move._meta.db_table
-    columns = ", ".join(MOVE_COLUMNS)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row((*row, False, now))
+                for value in values:
+                    copy.write_row(value)
         else:
-            marks = ", ".join(["%s"] * len(MOVE_COLUMNS))
-            cursor.executemany(
-                f"INSERT INTO {table} ({columns}) VALUES ({marks})",
-                [(*row, False, connection.ops.adapt_datetimefield_value(now)) for row in rows],
-            )
+            marks = ", ".join(["%s"] * (len(fields) + 1))
+            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", values)
 
 
 def analyze() -> None:
@@ -330,14 +325,14 @@ def write(
                 seed=spec.seed,
                 **deals.committed(spec.seed),
                 players=len(spec.members),
-                status=Game.Status.FINISHED,
                 created_by=members[next(m for m in spec.members if m is not None)],
                 started_at=finished - timedelta(minutes=20 + len(played.moves) // 4),
-                finished_at=finished,
-                state=played.state,
-                version=len(played.moves),
                 rated=spec.rated,
             )
+        )
+        # The state, the move count and the end, as the move path leaves them after the last move.
+        settle(
+            rows[-1], engines.get(spec.slug), played.final, version=len(played.moves), now=finished
         )
     Game.objects.bulk_create(rows)
     # created_at and updated_at are stamped "now" by bulk_create; the game happened earlier.
@@ -356,8 +351,9 @@ def write(
                     bot_level="" if user else BOT_LEVEL,
                 )
             )
-        for number, (seat, move, summary, by_bot) in enumerate(played.moves):
-            moves.append((game.pk, number, seat, json.dumps(move), json.dumps(summary), by_bot))
+        for move in played.moves:
+            move.game_id = game.pk
+        moves.extend(played.moves)
         table = [
             Result(
                 game=game,

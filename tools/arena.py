@@ -1,6 +1,6 @@
 """Seeded matches between bots, a benchmark apart from the tests.
 
-    python -m games.bots.arena akropolis --players 2 --games 100 --bots greedy,random --seed 1
+    python -m tools.arena akropolis --players 2 --games 100 --bots greedy,random --seed 1
 
 Game g uses seed `S + g` and rotates the seats, so every bot plays every seat equally
 often. Each bot sees only its seat's view. One line per finished game goes to stderr;
@@ -211,7 +211,7 @@ def summary(match: Match, results: list[GameResult]) -> str:
 
 def parse(argv: list[str] | None) -> tuple[Match, int, int]:
     parser = argparse.ArgumentParser(
-        prog="python -m games.bots.arena", description="Seeded matches between bots."
+        prog="python -m tools.arena", description="Seeded matches between bots."
     )
     parser.add_argument("game", help="engine slug, or module:ATTRIBUTE")
     parser.add_argument("--players", type=int, required=True)

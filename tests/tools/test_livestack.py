@@ -1,4 +1,4 @@
-"""Where the machine's CPU went while the benchmarks measured (games/management/livestack.py):
+"""Where the machine's CPU went while the benchmarks measured (tools/livestack.py):
 each kind of process's core-seconds per move."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from games.management import livestack
-from games.management.livestack import CpuSample
 from infra import serve
+from tools import livestack
+from tools.livestack import CpuSample
 
 
 def test_processes_are_told_apart_by_their_command_line() -> None:
@@ -20,8 +20,8 @@ def test_processes_are_told_apart_by_their_command_line() -> None:
     assert kind("/work/.venv/bin/celery -A config worker -n load1", 1) == "Celery workers"
     assert kind("postgres: 15/main: postgres club_load 127.0.0.1(40512) idle", 1) == "PostgreSQL"
     assert kind("redis-server 127.0.0.1:6379", 1) == "Redis"
-    assert kind("python -m games.bots.arena babylon", 1) == "other"
-    assert kind("python -m tests.load --games 2", os.getpid()) == "this command"
+    assert kind("python -m tools.arena babylon", 1) == "other"
+    assert kind("python -m tools.load --games 2", os.getpid()) == "this command"
 
 
 def test_the_cpu_line_splits_the_time_per_move_by_kind_of_process() -> None:

@@ -3,7 +3,7 @@ newcomer finds the tournament pages, the profiles' places and the club page's li
 
 Their tables are paired as the site pairs them (`services.tournaments.pair_round`: Swiss by
 the standings of the rounds before, round robin by its fixed schedule) and played as every
-seeded game is (games/seeding.py: the random bot for members, the greedy bot for the bot seats
+seeded game is (tools/seeding.py: the random bot for members, the greedy bot for the bot seats
 that complete tables), then stored with the rounds and tables that lead to them. A finished
 tournament is closed by the beat's own `finish_tournament`, which keeps the final places; a
 running one has played its first round, and its next rounds are due in the days to come, when
@@ -20,9 +20,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from accounts.models import User
-from games import engines, seeding
+from games import engines
 from games.models import Game, Tournament, TournamentEntry, TournamentRound, TournamentTable
 from games.services import tournaments
+from tools import seeding
 
 Format = Tournament.Format
 

@@ -1,4 +1,4 @@
-"""The load command (`python -m tests.load`) runs briefly and prints its figures: members
+"""The load command (`python -m tools.load`) runs briefly and prints its figures: members
 playing bots by HTTP on two servers and two workers, spectators watching over sockets."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
 
@@ -31,7 +31,7 @@ def postgres_and_redis_run() -> bool:
 @pytest.mark.skipif(not postgres_and_redis_run(), reason="needs PostgreSQL and Redis locally")
 def test_a_short_load_run_reports_every_figure_and_no_server_error() -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "tests.load", "--games", "2", "--spectators", "4"]
+        [sys.executable, "-m", "tools.load", "--games", "2", "--spectators", "4"]
         + ["--seconds", "12", "--seed", "1"],
         cwd=ROOT,
         capture_output=True,

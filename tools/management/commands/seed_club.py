@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 from tqdm import tqdm
 
-from games import seeding, seeding_tournaments
+from tools import seeding, seeding_tournaments
 
 BATCH = 100
 
@@ -23,9 +23,9 @@ class Command(BaseCommand):
     help = (
         "Create members and finished games of every game, played by the random and greedy "
         "bots and stored with their move logs, results and ratings, and the seasons of the "
-        "last five quarters (games/seeding.py); with --games 40 or more, one finished and one "
+        "last five quarters (tools/seeding.py); with --games 40 or more, one finished and one "
         "running tournament of each format, whose tables are part of the games "
-        "(games/seeding_tournaments.py)."
+        "(tools/seeding_tournaments.py)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -30,9 +30,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from games import engines
-from games.management import livestack
-from games.management.livestack import Watch, percentile
 from infra import serve
+from tools import livestack
+from tools.livestack import Watch, percentile
 
 CHILD = "BENCH_LIVE_CHILD"
 WARM_UP = 3  # boards each socket receives before the measurement starts

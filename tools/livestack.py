@@ -1,5 +1,5 @@
 """The parts the live benchmark (`manage.py bench_live`) and the load test (`python -m
-tests.load`) share: a database and a Redis database of their own, ASGI servers and Celery
+tools.load`) share: a database and a Redis database of their own, ASGI servers and Celery
 workers started on loopback and stopped again, sockets that record when each board arrives,
 and percentiles.
 
@@ -29,7 +29,7 @@ from django.core.management.base import CommandError
 
 from infra import serve, workers
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 VERSION = re.compile(rb'data-version="(\d+)"')
 TRACE = re.compile(rb"<!--live-trace (\{[^}]*\})-->")  # games/consumers.py: trace()

@@ -3,7 +3,7 @@
 Each page is asked for `--requests` times (after one request that warms the caches) through
 Django's test client in this process, so the figures are the server's own time for the page,
 with no network or browser. Run `seed_club` first (or give `--seed-games`). Tournaments of a
-club's size are added first until there are `--tournaments` (games/seeding_tournaments.py).
+club's size are added first until there are `--tournaments` (tools/seeding_tournaments.py).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import seasons, seeding, seeding_tournaments, stats
+from games import seasons, stats
 from games.models import Game, Season, Tournament
+from tools import seeding, seeding_tournaments
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -1,6 +1,6 @@
 """Load test with members, not only spectators:
 
-    python -m tests.load --games N --spectators M --seconds S
+    python -m tools.load --games N --spectators M --seconds S
 
 Starts the site on PostgreSQL and Redis (127.0.0.1:5432 and :6379) in a database and a Redis
 database of its own (club_load and db 13 unless told otherwise; both are emptied), with two ASGI
@@ -45,8 +45,8 @@ from urllib.parse import urlencode
 
 from django.core.management.base import CommandError
 
-from games.management import livestack
-from games.management.livestack import Watch, percentile, spread
+from tools import livestack
+from tools.livestack import Watch, percentile, spread
 
 THINK_SECONDS = (2.0, 8.0)
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -412,9 +412,9 @@ def report(
 
     # Lost: a board of the window that a socket open before its commit never received.
     expected = lost = 0
-    for (game_id, version), at in in_window.items():
+    for (game_id, version), committed_at in in_window.items():
         for watch in by_game.get(game_id, []):
-            if watch.connected_at and watch.connected_at < at:
+            if watch.connected_at and watch.connected_at < committed_at:
                 expected += 1
                 lost += version not in watch.arrivals
     # POST to screen: from a member's post to its board at each socket of the game.
@@ -510,7 +510,7 @@ def post_hop_lines(posts: list[Post]) -> list[str]:
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m tests.load", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.load", description=__doc__)
     parser.add_argument("--games", type=int, default=10, help="games, one member each")
     parser.add_argument("--spectators", type=int, default=20, help="spectator sockets in all")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the members play")

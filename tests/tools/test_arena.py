@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from games.bots import arena
 from games.engines.base import IllegalMove
 from games.services.common import GameError
 from tests.games.bots.toy_engine import ROW_TWO_CLOSED
+from tools import arena
 
 TOY = "tests.games.bots.toy_engine:ENGINE"
 
