@@ -1,18 +1,10 @@
-"""What a view's request holds once the middleware and decorators have run, for the type
-checker (django-stubs' pattern): Django's `HttpRequest` knows neither."""
+"""A member's request, for the type checker (django-stubs' pattern): what `login_required`
+lets through has a member for its user, which Django's `HttpRequest` does not know."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest
-from django_htmx.middleware import HtmxDetails
-
 from accounts.models import User
-
-
-class HtmxRequest(HttpRequest):
-    """Any request: django-htmx's middleware says whether htmx sent it."""
-
-    htmx: HtmxDetails
+from infra.requests import HtmxRequest
 
 
 class MemberRequest(HtmxRequest):

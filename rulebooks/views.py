@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.requests import HtmxRequest
+from infra.requests import HtmxRequest
 from rulebooks import selectors, services
 from rulebooks.diff import title_and_body_rows
 from rulebooks.forms import RestoreForm, SectionTextForm

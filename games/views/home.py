@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.shortcuts import render
 
-from accounts.requests import HtmxRequest
 from games import catalog
+from infra.requests import HtmxRequest
 
 
 def home(request: HtmxRequest) -> HttpResponse:

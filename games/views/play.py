@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts.requests import HtmxRequest, MemberRequest
+from accounts.requests import MemberRequest
 from games import error_texts, live, services
 from games.engines.base import IllegalMove
 from games.forms import MoveForm
@@ -22,6 +22,7 @@ from games.rendering import board_stamp
 from games.views import hint
 from games.views.common import get_game, int_param, my_seat, play_context
 from infra import timing
+from infra.requests import HtmxRequest
 
 # A stale page or a move out of turn conflicts with the game's state; anything else the
 # member sent was simply wrong.

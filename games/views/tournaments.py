@@ -14,13 +14,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.requests import HtmxRequest, MemberRequest
+from accounts.requests import MemberRequest
 from games import error_texts, rendering
 from games.calendar_forms import TournamentForm
 from games.models import Tournament, TournamentEntry
 from games.pairing import TIEBREAKS
 from games.services import GameError, tournament_events, tournaments
 from games.views.common import CalendarEntry, calendar_end, calendar_file
+from infra.requests import HtmxRequest
 
 Entry = TournamentEntry.Status
 
