@@ -100,11 +100,11 @@ def upcoming_nights(user: Any, now: datetime) -> list[GameNight]:
 
 
 def current_season() -> dict[str, Any] | None:
-    """The season running today, with each game's top of its standings (two queries)."""
+    """The season running today, with each game's top of its standings (three queries)."""
     season = seasons.current_season()
     if season is None:
         return None
-    tables = seasons.summaries([season])[season.pk]
+    tables = seasons.summaries([season], leaders=seasons.TOP)[season.pk]
     return {
         "season": season,
         "tables": tables,
