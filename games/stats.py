@@ -9,6 +9,7 @@ breakdown its last games.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -333,9 +334,13 @@ def head_to_head(user: Any) -> list[dict[str, Any]]:
 # --- standings --------------------------------------------------------------------------------
 
 
-def leaderboard(engine_slug: str) -> list[dict[str, Any]]:
+def leaderboard(engine_slug: str, head: int | None = None) -> list[dict[str, Any]]:
     """Members and bot levels with at least MIN_RATED_GAMES rated games of the game, best
-    first. Equal displayed ratings share a place (1, 1, 3: standard competition ranking)."""
+    first. Equal displayed ratings share a place (1, 1, 3: standard competition ranking).
+
+    With `head`, the first `head` rows of that table, read from the top of the ratings alone:
+    they come best first and the displayed number never rises down the list, so a row's place
+    and whether it is tied need only the rows above it and the next one."""
     rows = (
         Rating.objects.filter(engine_slug=engine_slug, games_played__gte=MIN_RATED_GAMES)
         .select_related("user")
@@ -344,7 +349,7 @@ def leaderboard(engine_slug: str) -> list[dict[str, Any]]:
     )
     seen_bots: set[str] = set()
     board: list[dict[str, Any]] = []
-    for rating in rows:
+    for rating in rows if head is None else in_slices(rows, head + 4):
         if rating.user_id is None:
             # A concurrent first game may have left a second row for a bot level; the
             # oldest is the one that is kept up to date (games/ratings.py).
@@ -357,6 +362,8 @@ def leaderboard(engine_slug: str) -> list[dict[str, Any]]:
         board.append(
             {"player": who, "rating": ratings.display(rating.ordinal), "games": rating.games_played}
         )
+        if head is not None and len(board) > head:
+            break  # the row after the head, read for whether the last one is tied
     board.sort(key=lambda row: -row["rating"])  # stable: equal numbers keep the pk order
     place = 0
     for index, row in enumerate(board):
@@ -367,13 +374,24 @@ def leaderboard(engine_slug: str) -> list[dict[str, Any]]:
     for index, row in enumerate(board):
         neighbours = board[max(index - 1, 0) : index + 2]
         row["tied"] = sum(1 for other in neighbours if other["place"] == row["place"]) > 1
-    return board
+    return board if head is None else board[:head]
+
+
+def in_slices(rows: QuerySet[Rating], size: int) -> Iterator[Rating]:
+    """The rows, read `size` at a time as they are wanted."""
+    start = 0
+    while True:
+        found = list(rows[start : start + size])
+        yield from found
+        if len(found) < size:
+            return
+        start += size
 
 
 def top_of_every_game(count: int = 5) -> list[dict[str, Any]]:
     """The first `count` rows of each game's standings (the club page and the standings'
-    index), in the catalogue's order; one query per game."""
+    index), in the catalogue's order; one query per game, reading the first rows alone."""
     return [
-        {"slug": slug, "title": title, "board": leaderboard(slug)[:count]}
+        {"slug": slug, "title": title, "board": leaderboard(slug, head=count)}
         for slug, title in game_titles().items()
     ]
