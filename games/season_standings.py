@@ -276,6 +276,13 @@ def forget_standings(since: date | None = None) -> None:
         Season.objects.filter(pk__in=ids).update(standings_stored=False)
 
 
+def forget_season(season: Season) -> None:
+    """The season's days changed: its kept standings are counted again when next asked."""
+    season.standings_stored = False
+    Season.objects.filter(pk=season.pk).update(standings_stored=False)
+    SeasonStanding.objects.filter(season=season).delete()
+
+
 def count_finished_game(game: Game, results: list[Result]) -> None:
     """Add a game just scored to the kept standings of the season it finished in, in the
     transaction that stores its results: its members' points, games, ranks and ratings, then

@@ -87,10 +87,9 @@ def save_season(*, season: Season, user: Any) -> Season:
         raise SeasonOverlap(other)
     if season.pk is None:
         season.created_by = user
-    # Other days count other games: the kept standings are counted again when next asked.
-    season.standings_stored = False
     season.save()
-    SeasonStanding.objects.filter(season=season).delete()
+    # Other days count other games.
+    kept.forget_season(season)
     return season
 
 

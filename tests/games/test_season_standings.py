@@ -11,6 +11,8 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from accounts.models import User
 from games import season_standings, seasons
@@ -213,3 +215,27 @@ def test_a_game_outside_every_kept_season_changes_no_standing(alice: User, bob: 
     season_standings.keep_standings(season)
     scored_at(at(2, month=12), [(alice, 1, 1.0), (bob, 2, -1.0)])
     assert kept(season) == []
+
+
+@pytest.mark.django_db
+def test_days_changed_in_the_admin_count_the_season_again(alice: User, bob: User) -> None:
+    season = Season.objects.create(
+        name="Autumn", starts_on=date(2026, 11, 1), ends_on=date(2026, 11, 30)
+    )
+    season_standings.keep_standings(season)
+    scored_at(at(2), [(alice, 1), (bob, 2)])
+    scored_at(at(4), [(bob, 1), (alice, 2)])
+    admin = make_user("root", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(admin)
+    response = client.post(
+        reverse("admin:games_season_change", args=[season.pk]),
+        {"name": "Autumn", "starts_on": "2026-11-03", "ends_on": "2026-11-30"},
+    )
+    assert response.status_code == 302
+    season.refresh_from_db()
+    assert season.starts_on == date(2026, 11, 3)
+    table, [] = seasons.season_tables(season)
+    # Only the game of 4 November counts now: bob 1 point, alice 0.
+    assert [(s.player.username, s.points) for s in table.unranked] == [("bob", 1.0), ("alice", 0.0)]
+    assert kept(season) == recounted(season)
