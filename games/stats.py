@@ -9,12 +9,13 @@ breakdown its last games.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Avg, Count, Exists, F, Max, OuterRef, Q, QuerySet
+from django.db.models import Avg, Count, Exists, F, Max, OuterRef, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 
 from games import boards, catalog, ratings
 from games.models import PRACTICE_OPTION, Game, Rating, Result, Seat
@@ -334,6 +335,16 @@ def head_to_head(user: Any) -> list[dict[str, Any]]:
 # --- standings --------------------------------------------------------------------------------
 
 
+def best_first(ratings: QuerySet[Rating]) -> QuerySet[Rating]:
+    """The ratings that make a leaderboard (MIN_RATED_GAMES rated games or more), best first."""
+    return (
+        ratings.filter(games_played__gte=MIN_RATED_GAMES)
+        .select_related("user")
+        .annotate(score=F("mu") - 3 * F("sigma"))
+        .order_by("-score", "pk")
+    )
+
+
 def leaderboard(engine_slug: str, head: int | None = None) -> list[dict[str, Any]]:
     """Members and bot levels with at least MIN_RATED_GAMES rated games of the game, best
     first. Equal displayed ratings share a place (1, 1, 3: standard competition ranking).
@@ -341,15 +352,17 @@ def leaderboard(engine_slug: str, head: int | None = None) -> list[dict[str, Any
     With `head`, the first `head` rows of that table, read from the top of the ratings alone:
     they come best first and the displayed number never rises down the list, so a row's place
     and whether it is tied need only the rows above it and the next one."""
-    rows = (
-        Rating.objects.filter(engine_slug=engine_slug, games_played__gte=MIN_RATED_GAMES)
-        .select_related("user")
-        .annotate(score=F("mu") - 3 * F("sigma"))
-        .order_by("-score", "pk")
-    )
+    rows = best_first(Rating.objects.filter(engine_slug=engine_slug))
+    board = board_of(rows if head is None else in_slices(rows, head + 4), head)
+    return board if head is None else board[:head]
+
+
+def board_of(rows: Iterable[Rating], head: int | None = None) -> list[dict[str, Any]]:
+    """The leaderboard of the ratings given best first (with `head`, read up to the row after
+    the head), each row with its place and whether it is tied."""
     seen_bots: set[str] = set()
     board: list[dict[str, Any]] = []
-    for rating in rows if head is None else in_slices(rows, head + 4):
+    for rating in rows:
         if rating.user_id is None:
             # A concurrent first game may have left a second row for a bot level; the
             # oldest is the one that is kept up to date (games/ratings.py).
@@ -374,7 +387,7 @@ def leaderboard(engine_slug: str, head: int | None = None) -> list[dict[str, Any
     for index, row in enumerate(board):
         neighbours = board[max(index - 1, 0) : index + 2]
         row["tied"] = sum(1 for other in neighbours if other["place"] == row["place"]) > 1
-    return board if head is None else board[:head]
+    return board
 
 
 def in_slices(rows: QuerySet[Rating], size: int) -> Iterator[Rating]:
@@ -390,8 +403,24 @@ def in_slices(rows: QuerySet[Rating], size: int) -> Iterator[Rating]:
 
 def top_of_every_game(count: int = 5) -> list[dict[str, Any]]:
     """The first `count` rows of each game's standings (the club page and the standings'
-    index), in the catalogue's order; one query per game, reading the first rows alone."""
-    return [
-        {"slug": slug, "title": title, "board": leaderboard(slug, head=count)}
-        for slug, title in game_titles().items()
-    ]
+    index), in the catalogue's order: the first rows of every game in one query (a few more
+    than `count`, for a bot level's second row and the tie after the last), and a game's own
+    query only where those were not enough."""
+    titles = game_titles()
+    wanted = count + 4
+    nth = Window(
+        RowNumber(),
+        partition_by=F("engine_slug"),
+        order_by=[(F("mu") - 3 * F("sigma")).desc(), F("pk").asc()],
+    )
+    heads = best_first(Rating.objects.filter(engine_slug__in=list(titles))).annotate(nth=nth)
+    found: dict[str, list[Rating]] = defaultdict(list)
+    for rating in heads.filter(nth__lte=wanted):
+        found[rating.engine_slug].append(rating)
+    tops = []
+    for slug, title in titles.items():
+        board = board_of(found[slug])
+        if len(found[slug]) == wanted and len(board) <= count:
+            board = leaderboard(slug, head=count)  # skipped rows left too few: read on
+        tops.append({"slug": slug, "title": title, "board": board[:count]})
+    return tops

@@ -377,10 +377,28 @@ def test_the_top_of_a_leaderboard_is_its_first_rows_with_places_and_ties(alice, 
         Rating.objects.create(
             engine_slug="akropolis", bot_level="normal", mu=mu, sigma=3, games_played=9
         )
+    # Babylon: five rows of a bot level the site no longer has on top, never listed, so the
+    # first rows read for every game at once are not enough there.
+    for mu in range(40, 45):
+        Rating.objects.create(
+            engine_slug="babylon", bot_level="gone", mu=mu, sigma=1, games_played=9
+        )
+    for member, mu in zip(members[:3], (30, 20, 20), strict=True):
+        Rating.objects.create(engine_slug="babylon", user=member, mu=mu, sigma=2, games_played=7)
     whole = stats.leaderboard("akropolis")
     assert [row["rating"] for row in whole][:4] == [1680, 1640, 1600, 1600]
+    babylon = stats.leaderboard("babylon")
+    assert [(row["player"].username, row["place"]) for row in babylon] == [
+        ("alice", 1),
+        ("bob", 2),
+        ("m0", 2),
+    ]
     for head in range(1, len(whole) + 2):
         assert stats.leaderboard("akropolis", head=head) == whole[:head]
+        tops = {top["slug"]: top["board"] for top in stats.top_of_every_game(count=head)}
+        assert tops["akropolis"] == whole[:head]
+        assert tops["babylon"] == babylon[:head]
+        assert tops["tower-of-babel"] == []
 
 
 def test_leaderboard_of_an_unknown_game_is_not_found(alice) -> None:
