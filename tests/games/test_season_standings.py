@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -238,4 +239,77 @@ def test_days_changed_in_the_admin_count_the_season_again(alice: User, bob: User
     table, [] = seasons.season_tables(season)
     # Only the game of 4 November counts now: bob 1 point, alice 0.
     assert [(s.player.username, s.points) for s in table.unranked] == [("bob", 1.0), ("alice", 0.0)]
+    assert kept(season) == recounted(season)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="SQLite runs one writing transaction at a time"
+)
+@pytest.mark.parametrize("first", ["counted", "scored"])
+def test_a_season_counted_while_a_game_of_it_is_scored_misses_nothing(first: str) -> None:
+    """Real threads with their own connections. "counted": a page counts the season while a
+    game's results are stored but not yet committed, then the game's end counts it in.
+    "scored": the game's end runs first, finds no kept standings, and the page's count waits
+    for its commit."""
+    import threading
+    import time
+
+    alice, bob = make_user("alice"), make_user("bob")
+    season = Season.objects.create(
+        name="Autumn", starts_on=date(2026, 11, 1), ends_on=date(2026, 11, 30)
+    )
+    with transaction.atomic():
+        scored_at(at(2), [(alice, 1), (bob, 2)])
+    stored, counted = threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def score() -> None:
+        try:
+            with transaction.atomic():
+                game = Game.objects.create(
+                    engine_slug="akropolis",
+                    seed=1,
+                    players=2,
+                    status=Game.Status.FINISHED,
+                    finished_at=at(3),
+                    version=1,
+                )
+                results = [
+                    Result.objects.create(game=game, seat=s, user=u, score=0, rank=s + 1)
+                    for s, u in enumerate([bob, alice])
+                ]
+                if first == "counted":
+                    stored.set()
+                    assert counted.wait(10)
+                season_standings.count_finished_game(game, results)
+                if first == "scored":
+                    stored.set()
+                    time.sleep(0.3)  # the page's count waits for this commit
+        except BaseException as exc:  # reported by the test's thread below
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    def count() -> None:
+        try:
+            assert stored.wait(10)
+            season_standings.keep_standings(Season.objects.get(pk=season.pk))
+            counted.set()
+        except BaseException as exc:
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=score), threading.Thread(target=count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert failures == []
+    # Each played both games: 1 point each.
+    assert {(r.user_id, r.doubled, r.played) for r in SeasonStanding.objects.all()} == {
+        (alice.pk, 2, 2),
+        (bob.pk, 2, 2),
+    }
     assert kept(season) == recounted(season)
