@@ -263,14 +263,10 @@ def ensure_kept(seasons: Iterable[Season]) -> None:
             keep_standings(season)
 
 
-def forget_standings(since: date | None = None) -> None:
-    """Results were written past `count_finished_game` (in bulk): the kept standings of the
-    seasons that end on `since` or later (a rating before a season counts in it), of all
-    seasons without `since`, are counted again when next asked."""
-    stale = Season.objects.filter(standings_stored=True)
-    if since is not None:
-        stale = stale.filter(ends_on__gte=since)
-    ids = list(stale.values_list("pk", flat=True))
+def forget_standings() -> None:
+    """Results were written past `count_finished_game`, in bulk (seeding): every season's kept
+    standings are counted again when next asked."""
+    ids = list(Season.objects.filter(standings_stored=True).values_list("pk", flat=True))
     if ids:
         SeasonStanding.objects.filter(season_id__in=ids).delete()
         Season.objects.filter(pk__in=ids).update(standings_stored=False)

@@ -163,3 +163,25 @@ def test_seeding_adds_a_finished_and_a_running_tournament_of_each_format() -> No
         assert rounds[0].status == "finished"
         assert all(r.status == "scheduled" and r.starts_at > timezone.now() for r in rounds[1:])
         assert set(t.entries.values_list("final_place", flat=True)) == {None}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seeding_again_counts_the_kept_season_standings_anew() -> None:
+    from games import season_standings
+    from games.models import Season, SeasonStanding
+
+    def played() -> int:
+        return sum(r.played for r in SeasonStanding.objects.all())
+
+    call_command("seed_club", games=6, members=3, jobs=1, seed=1)
+    season_standings.ensure_kept(Season.objects.all())
+    before = played()
+    call_command("seed_club", games=6, members=3, jobs=1, seed=2)
+    season_standings.ensure_kept(Season.objects.all())
+    assert played() > before > 0
+    for season in Season.objects.all():
+        kept = SeasonStanding.objects.filter(season=season)
+        assert sorted((r.engine_slug, r.user_id, r.doubled, r.played) for r in kept) == sorted(
+            (r.engine_slug, r.user_id, r.doubled, r.played)
+            for r in season_standings.recount(season)
+        )
