@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from accounts import times
+from games import season_standings
 from games.models import (
     Game,
     GameNight,
@@ -156,7 +159,11 @@ class SeasonAdmin(admin.ModelAdmin):
     """Organisers edit seasons on the site (games/views/seasons.py), which refuses overlaps."""
 
     list_display = ["name", "starts_on", "ends_on"]
-    readonly_fields = ["created_by"]
+    readonly_fields = ["created_by", "standings_stored", "standings_min_games"]
+
+    def save_model(self, request: Any, obj: Season, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        season_standings.forget_season(obj)  # its days may have changed
 
 
 @admin.register(Vacation)

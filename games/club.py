@@ -56,7 +56,12 @@ def latest_results() -> list[Game]:
         Game.objects.filter(status=Game.Status.FINISHED, imported=False)
         .exclude(finished_at=None)
         .exclude(options__has_key=PRACTICE_OPTION)
-        .prefetch_related(_seats(), Prefetch("results", queryset=Result.objects.order_by("seat")))
+        .prefetch_related(
+            _seats(),
+            Prefetch("results", queryset=Result.objects.defer("breakdown").order_by("seat")),
+        )
+        # The list never draws the board: the cached state is the largest column by far.
+        .defer("state")
         .order_by("-finished_at", "-pk")[:LIST_LENGTH]
     )
     for game in games:
@@ -100,11 +105,11 @@ def upcoming_nights(user: Any, now: datetime) -> list[GameNight]:
 
 
 def current_season() -> dict[str, Any] | None:
-    """The season running today, with each game's top of its standings (two queries)."""
+    """The season running today, with each game's top of its standings (three queries)."""
     season = seasons.current_season()
     if season is None:
         return None
-    tables = seasons.summaries([season])[season.pk]
+    tables = seasons.summaries([season], leaders=seasons.TOP)[season.pk]
     return {
         "season": season,
         "tables": tables,

@@ -20,9 +20,12 @@ class Season(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    # An ended season's standings are counted once and kept (SeasonStanding); a change that
-    # could alter them (its days edited, a game of it scored late) clears this.
+    # The season's standings are counted once and kept (SeasonStanding), then brought up to
+    # date as each of its games is scored (games/season_standings.py); a change the game's
+    # end does not see (its days edited, results written in bulk) clears this. Kept with the
+    # minimum of games they were placed with: another minimum places them again.
     standings_stored = models.BooleanField(default=False)
+    standings_min_games = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-starts_on", "-pk"]
@@ -44,22 +47,30 @@ class Season(models.Model):
 
 
 class SeasonStanding(models.Model):
-    """One member's standing in one game of an ended season, as games/seasons.py counted it:
-    the pages read these rows rather than count the season's results again."""
+    """One member's standing in one game of a season, as games/season_standings.py keeps it:
+    the pages read these rows (the leaders by `place`, a member's own by `user`) rather than
+    count the season's results again."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="stored_standings")
     engine_slug = models.CharField(max_length=40)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    doubled = models.IntegerField()  # twice the place points (games/seasons.grouped)
+    doubled = models.IntegerField()  # twice the place points (games/season_standings.grouped)
     played = models.PositiveIntegerField()
-    average = models.FloatField()
+    rank_sum = models.PositiveIntegerField()  # the ranks finished on: the average is this / played
     rating = models.FloatField(null=True, blank=True)  # rating_after at the season's end
+    place = models.PositiveIntegerField(null=True, blank=True)  # None: not yet ranked
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
                 fields=["season", "engine_slug", "user"], name="unique_season_standing"
             )
+        ]
+        indexes = [
+            # The leaders of each game (the seasons' index, the club page), and a member's
+            # rows (the profile).
+            models.Index(fields=["season", "engine_slug", "place"], name="season_standing_place"),
+            models.Index(fields=["user", "season"], name="season_standing_user"),
         ]
 
     def __str__(self) -> str:

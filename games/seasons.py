@@ -14,61 +14,34 @@ season's end (after their last rated game of that game up to then). Members with
 `SEASON_MIN_GAMES` games are ranked, by points, then by the better average place; equal on
 both, they share the place. The others are listed apart, "not yet ranked".
 
-Every standing is counted by the database in one grouped query, whatever the number of games
-(tests/games/test_seasons.py counts the queries of each page). An ended season is counted once,
-the first time a page asks, and its standings kept (SeasonStanding) with each member's rating
-at its end: its games can no longer change, so the pages read those rows. Editing its days, or
-a game finished in it being scored late, clears them, and the next page counts them again.
+The standings are counted once, the first time a page asks, and kept (SeasonStanding) with
+each member's place and rating at the season's end; each game of the season scored later adds
+itself to them (games/season_standings.py). The pages read those rows: the index the
+champions', the club page the top of each game, a season's page one game's table, a profile
+the member's own; each in a fixed number of queries, whatever the number of games
+(tests/games/test_seasons.py counts them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import date
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import (
-    Avg,
-    Case,
-    Count,
-    F,
-    FloatField,
-    IntegerField,
-    OuterRef,
-    Q,
-    Subquery,
-    Sum,
-    When,
-)
+from django.db.models import Count
 from django.utils import timezone
 
 from games import ratings
-from games.models import Game, Result, Season, SeasonStanding
+from games import season_standings as kept
+from games.models import Season, SeasonStanding
+from games.season_standings import bounds as bounds  # read from here by the pages and seeding
+from games.season_standings import club_zone as club_zone
+from games.season_standings import min_games as min_games
 from games.stats import Player, game_titles
 
-# How many of the best a season's summary shows (the club page, the seasons index).
+# How many of the best a season's summary shows (the club page).
 TOP = 3
-
-
-def min_games() -> int:
-    return settings.SEASON_MIN_GAMES
-
-
-def club_zone() -> ZoneInfo:
-    return ZoneInfo(settings.TIME_ZONE)
-
-
-def bounds(season: Season) -> tuple[datetime, datetime]:
-    """The instants a season runs from (included) and to (excluded)."""
-    zone = club_zone()
-    start = datetime.combine(season.starts_on, time.min, tzinfo=zone)
-    end = datetime.combine(season.ends_on + timedelta(days=1), time.min, tzinfo=zone)
-    return start, end
 
 
 def today() -> date:
@@ -114,15 +87,10 @@ def save_season(*, season: Season, user: Any) -> Season:
         raise SeasonOverlap(other)
     if season.pk is None:
         season.created_by = user
-    # Other days count other games: the kept standings are counted again when next asked.
-    season.standings_stored = False
     season.save()
-    SeasonStanding.objects.filter(season=season).delete()
+    # Other days count other games.
+    kept.forget_season(season)
     return season
-
-
-def ended(season: Season, on: date | None = None) -> bool:
-    return season.ends_on < (on or today())
 
 
 # --- standings --------------------------------------------------------------------------------
@@ -156,58 +124,18 @@ class Table:
         return [s for s in self.ranked if s.place == 1]
 
 
-def counted_results(*seasons: Season) -> Any:
-    """Members' results of the rated games finished in any of the seasons."""
-    within = Q()
-    for season in seasons:
-        start, end = bounds(season)
-        within |= Q(game__finished_at__gte=start, game__finished_at__lt=end)
-    return Result.objects.filter(
-        within,
-        user__isnull=False,
-        game__status=Game.Status.FINISHED,
-        game__rated=True,
-        game__imported=False,
-        game__hints_used=False,
-    )
-
-
-def sharing() -> Subquery:
-    """How many seats of the result's game finished on its rank (1 unless places are shared)."""
-    same = (
-        Result.objects.filter(game_id=OuterRef("game_id"), rank=OuterRef("rank"))
-        .order_by()
-        .values("game_id")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return Subquery(same, output_field=IntegerField())
-
-
-def season_of(seasons: list[Season]) -> Case:
-    """The season a result's game finished in, as its id."""
-    whens = []
-    for season in seasons:
-        start, end = bounds(season)
-        whens.append(When(game__finished_at__gte=start, game__finished_at__lt=end, then=season.pk))
-    return Case(*whens, output_field=IntegerField())
-
-
-def grouped(seasons: list[Season]) -> list[dict[str, Any]]:
-    """Per season, game and member: twice the place points, games played and average place.
-
-    Twice the points, so the sum stays a whole number: a seat on rank r shared by k seats in an
-    n-player game gets n - r - (k - 1) / 2, that is (2n - 2r - k + 1) / 2."""
-    if not seasons:
-        return []
-    doubled = 2 * F("game__players") - 2 * F("rank") - sharing() + 1
-    return list(
-        counted_results(*seasons)
-        .annotate(season_id=season_of(seasons))
-        .values("season_id", "game__engine_slug", "user_id", "user__username", "user__display_name")
-        .order_by()
-        .annotate(doubled=Sum(doubled), played=Count("pk"), average=Avg("rank"))
-    )
+ROW_FIELDS = (
+    "season_id",
+    "engine_slug",
+    "user_id",
+    "user__username",
+    "user__display_name",
+    "doubled",
+    "played",
+    "rank_sum",
+    "rating",
+    "place",
+)
 
 
 def standing_order(standing: Standing) -> tuple[float, float, str]:
@@ -215,40 +143,39 @@ def standing_order(standing: Standing) -> tuple[float, float, str]:
     return (-standing.points, standing.average_place, standing.player.name.casefold())
 
 
-def tables_from(rows: list[dict[str, Any]]) -> dict[tuple[int, str], Table]:
-    """(season id, game slug) -> that game's table in that season, places given."""
+def standing_of(row: dict[str, Any]) -> Standing:
+    name = row["user__display_name"] or row["user__username"]
+    rating = row["rating"]
+    return Standing(
+        player=Player(row["user_id"], "", name, row["user__username"]),
+        points=row["doubled"] / 2,
+        played=row["played"],
+        average_place=kept.average_place(row["rank_sum"], row["played"]),
+        rating=ratings.display(rating) if rating is not None else None,
+        place=row["place"],
+    )
+
+
+def tables_from(
+    played: list[tuple[int, str]], rows: list[dict[str, Any]]
+) -> dict[tuple[int, str], Table]:
+    """(season id, game slug) -> that game's table in that season, for the games `played`
+    in each season, with the kept `rows` read for it (all of them, or the leaders alone)."""
     titles = game_titles()
-    tables: dict[tuple[int, str], Table] = {}
+    tables = {
+        (season_id, slug): Table(slug=slug, title=titles[slug])
+        for season_id, slug in played
+        if slug in titles
+    }
     for row in rows:
-        slug = row["game__engine_slug"]
-        if slug not in titles:
+        table = tables.get((row["season_id"], row["engine_slug"]))
+        if table is None:
             continue
-        key = (row["season_id"], slug)
-        if key not in tables:
-            tables[key] = Table(slug=slug, title=titles[slug])
-        name = row["user__display_name"] or row["user__username"]
-        standing = Standing(
-            player=Player(row["user_id"], "", name, row["user__username"]),
-            points=row["doubled"] / 2,
-            played=row["played"],
-            average_place=float(row["average"]),
-        )
-        if row.get("rating") is not None:
-            standing.rating = ratings.display(row["rating"])
-        if standing.played >= min_games():
-            tables[key].ranked.append(standing)
-        else:
-            tables[key].unranked.append(standing)
+        standing = standing_of(row)
+        (table.ranked if standing.place is not None else table.unranked).append(standing)
     for table in tables.values():
-        table.ranked.sort(key=standing_order)
+        table.ranked.sort(key=lambda s: (s.place, *standing_order(s)))
         table.unranked.sort(key=standing_order)
-        for index, standing in enumerate(table.ranked):
-            before = table.ranked[index - 1] if index else None
-            same = before is not None and (before.points, before.average_place) == (
-                standing.points,
-                standing.average_place,
-            )
-            standing.place = before.place if same and before else index + 1
     return tables
 
 
@@ -257,144 +184,41 @@ def in_game_order(tables: dict[str, Table]) -> list[Table]:
     return sorted(tables.values(), key=lambda t: order.index(t.slug))
 
 
+def games_played(seasons: list[Season]) -> list[tuple[int, str]]:
+    """(season id, game slug) of each game played in the seasons (one query)."""
+    return list(
+        SeasonStanding.objects.filter(season__in=seasons)
+        .order_by()
+        .values_list("season_id", "engine_slug")
+        .distinct()
+    )
+
+
 def season_tables(season: Season, *, game: str = "") -> tuple[Table | None, list[Table]]:
     """The table of `game` in the season (of the first game played in it when `game` was not),
-    with each listed member's rating at the season's end, and the tables of the other games
-    played in it, without: two queries, a third only for members no game of the season rated."""
-    kept = ended(season)
-    found = tables_from(standing_rows([season]) if kept else grouped([season]))
-    tables = in_game_order({slug: table for (_season, slug), table in found.items()})
+    every listed member with their rating at the season's end, and the other games played in
+    it (their tables empty, for the links): two queries from the kept standings."""
+    kept.ensure_kept([season])
+    tables = in_game_order(
+        {slug: table for (_id, slug), table in tables_from(games_played([season]), []).items()}
+    )
     chosen = next((t for t in tables if t.slug == game), tables[0] if tables else None)
-    if chosen is not None and not kept:
-        add_ratings(season, {chosen.slug: chosen})
-    return chosen, [t for t in tables if t is not chosen]
+    if chosen is None:
+        return None, []
+    rows = SeasonStanding.objects.filter(season=season, engine_slug=chosen.slug)
+    found = tables_from([(season.pk, chosen.slug)], list(rows.values(*ROW_FIELDS)))
+    return found[(season.pk, chosen.slug)], [t for t in tables if t is not chosen]
 
 
-def add_ratings(season: Season, tables: dict[str, Table]) -> None:
-    """Each listed member's rating after their last rated game of that game up to the season's
-    end. Read from the season's own results, so the rows read grow with the season and not
-    with the club's history; a member whom no game of the season rated (their seats there
-    were left out of the rating) has it from the games before, asked for them alone."""
-    listed = [(slug, s) for slug, t in tables.items() for s in [*t.ranked, *t.unranked]]
-    members = {(s.player.user_id, slug) for slug, s in listed if s.player.user_id is not None}
-    at_end = ratings_at_end(season, members)
-    for slug, standing in listed:
-        user_id = standing.player.user_id
-        value = at_end.get((user_id, slug)) if user_id is not None else None
-        standing.rating = ratings.display(value) if value is not None else None
-
-
-def ratings_at_end(
-    season: Season, pairs: set[tuple[int, str]]
-) -> dict[tuple[int, str], float | None]:
-    """(member id, game slug) -> the raw rating after the member's last rated game of that game
-    up to the season's end, for the pairs asked (two queries at most)."""
-    start, end = bounds(season)
-    slugs = sorted({slug for _user, slug in pairs})
-    if not slugs:
-        return {}
-    rows = (
-        Result.objects.filter(
-            user__isnull=False,
-            rating_after__isnull=False,
-            game__engine_slug__in=slugs,
-            game__finished_at__gte=start,
-            game__finished_at__lt=end,
-        )
-        .order_by("game__finished_at", "game_id")
-        .values_list("user_id", "game__engine_slug", "rating_after")
-    )
-    at_end = {(user_id, slug): value for user_id, slug, value in rows}  # the last one wins
-    missing = {user_id for user_id, slug in pairs if (user_id, slug) not in at_end}
-    if missing:
-        at_end.update(ratings_before(start, slugs, missing))
-    return at_end
-
-
-def ratings_before(start: datetime, slugs: list[str], members: set[int]) -> dict:
-    """(member id, game slug) -> the rating after the member's last rated game of that game
-    before `start`: one query, a subquery per member and game."""
-
-    def last_rating(slug: str) -> Subquery:
-        last = (
-            Result.objects.filter(
-                user_id=OuterRef("pk"),
-                game__engine_slug=slug,
-                rating_after__isnull=False,
-                game__finished_at__lt=start,
-            )
-            .order_by("-game__finished_at", "-game_id")
-            .values("rating_after")[:1]
-        )
-        return Subquery(last, output_field=FloatField())
-
-    columns = {f"at_{index}": last_rating(slug) for index, slug in enumerate(slugs)}
-    # Rows of "pk" and the columns above, by name.
-    rows: Iterable[Mapping[str, Any]] = (
-        get_user_model().objects.filter(pk__in=members).values("pk", **columns)
-    )
-    return {
-        (row["pk"], slug): row[f"at_{index}"]
-        for row in rows
-        for index, slug in enumerate(slugs)
-        if row[f"at_{index}"] is not None
-    }
-
-
-def keep_standings(season: Season) -> None:
-    """Count an ended season's standings and keep them, once: under the season's row lock, so
-    a late score clearing them waits, and two pages asking at once count it once."""
-    with transaction.atomic():
-        locked = Season.objects.select_for_update().get(pk=season.pk)
-        if not locked.standings_stored:
-            rows = grouped([locked])
-            at_end = ratings_at_end(locked, {(r["user_id"], r["game__engine_slug"]) for r in rows})
-            SeasonStanding.objects.filter(season=locked).delete()
-            SeasonStanding.objects.bulk_create(
-                SeasonStanding(
-                    season=locked,
-                    engine_slug=row["game__engine_slug"],
-                    user_id=row["user_id"],
-                    doubled=row["doubled"],
-                    played=row["played"],
-                    average=float(row["average"]),
-                    rating=at_end.get((row["user_id"], row["game__engine_slug"])),
-                )
-                for row in rows
-            )
-            Season.objects.filter(pk=locked.pk).update(standings_stored=True)
-    season.standings_stored = True
-
-
-def standing_rows(seasons: list[Season]) -> list[dict[str, Any]]:
-    """The ended seasons' kept standings, in grouped()'s shape with the rating (one query, and
-    one per season counted for the first time)."""
-    for season in seasons:
-        if not season.standings_stored:
-            keep_standings(season)
+def summaries(seasons: list[Season], *, leaders: int = 1) -> dict[int, list[Table]]:
+    """Season id -> the tables of each game played in it, each with its ranked members down
+    to place `leaders` (1: the champions; TOP: the top of each game): two queries from the
+    kept standings, and the leaders' rows alone are read."""
+    kept.ensure_kept(seasons)
     if not seasons:
-        return []
-    rows = SeasonStanding.objects.filter(season__in=seasons).values(
-        "season_id",
-        "engine_slug",
-        "user_id",
-        "user__username",
-        "user__display_name",
-        "doubled",
-        "played",
-        "average",
-        "rating",
-    )
-    return [{**row, "game__engine_slug": row["engine_slug"]} for row in rows]
-
-
-def summaries(seasons: list[Season]) -> dict[int, list[Table]]:
-    """Season id -> the tables of each game played in it (for the champions and the top of
-    each game): the ended seasons' kept rows in one query, the others counted in one."""
-    on = today()
-    kept = [season for season in seasons if ended(season, on)]
-    counted = [season for season in seasons if not ended(season, on)]
-    found = tables_from(standing_rows(kept) + grouped(counted))
+        return {}
+    rows = SeasonStanding.objects.filter(season__in=seasons, place__lte=leaders)
+    found = tables_from(games_played(seasons), list(rows.values(*ROW_FIELDS)))
     by_season: dict[int, dict[str, Table]] = {season.pk: {} for season in seasons}
     for (season_id, slug), table in found.items():
         by_season[season_id][slug] = table
@@ -402,17 +226,33 @@ def summaries(seasons: list[Season]) -> dict[int, list[Table]]:
 
 
 def member_places(user: Any, seasons: list[Season]) -> list[dict[str, Any]]:
-    """The seasons a member played in, newest first, with their standing in each game."""
-    played = summaries(seasons)
+    """The seasons a member played in, newest first, with their standing in each game and how
+    many are ranked in it: the member's kept rows and a count (two queries)."""
+    kept.ensure_kept(seasons)
+    mine = list(SeasonStanding.objects.filter(user=user, season__in=seasons).values(*ROW_FIELDS))
+    if not mine:
+        return []
+    ranked = (
+        SeasonStanding.objects.filter(
+            season__in={row["season_id"] for row in mine},
+            engine_slug__in={row["engine_slug"] for row in mine},
+            place__isnull=False,
+        )
+        .order_by()
+        .values("season_id", "engine_slug")
+        .annotate(n=Count("pk"))
+    )
+    of = {(row["season_id"], row["engine_slug"]): row["n"] for row in ranked}
+    tables = tables_from([(row["season_id"], row["engine_slug"]) for row in mine], mine)
     rows = []
     for season in seasons:
-        entries = []
-        for table in played[season.pk]:
-            mine = next(
-                (s for s in [*table.ranked, *table.unranked] if s.player.user_id == user.pk), None
-            )
-            if mine is not None:
-                entries.append({"table": table, "standing": mine, "of": len(table.ranked)})
+        entries = [
+            {"table": table, "standing": [*table.ranked, *table.unranked][0], "of": of.get(key, 0)}
+            for key, table in tables.items()
+            if key[0] == season.pk
+        ]
         if entries:
+            order = list(game_titles())
+            entries.sort(key=lambda entry: order.index(entry["table"].slug))
             rows.append({"season": season, "entries": entries})
     return rows

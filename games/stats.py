@@ -9,11 +9,13 @@ breakdown its last games.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Avg, Count, Exists, F, Max, OuterRef, Q, QuerySet
+from django.db.models import Avg, Count, Exists, F, Max, OuterRef, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 
 from games import boards, catalog, ratings
 from games.models import PRACTICE_OPTION, Game, Rating, Result, Seat
@@ -342,15 +344,31 @@ def head_to_head(user: Any) -> list[dict[str, Any]]:
 # --- standings --------------------------------------------------------------------------------
 
 
-def leaderboard(engine_slug: str) -> list[dict[str, Any]]:
-    """Members and bot levels with at least MIN_RATED_GAMES rated games of the game, best
-    first. Equal displayed ratings share a place (1, 1, 3: standard competition ranking)."""
-    rows = (
-        Rating.objects.filter(engine_slug=engine_slug, games_played__gte=MIN_RATED_GAMES)
+def best_first(ratings: QuerySet[Rating]) -> QuerySet[Rating]:
+    """The ratings that make a leaderboard (MIN_RATED_GAMES rated games or more), best first."""
+    return (
+        ratings.filter(games_played__gte=MIN_RATED_GAMES)
         .select_related("user")
         .annotate(score=F("mu") - 3 * F("sigma"))
         .order_by("-score", "pk")
     )
+
+
+def leaderboard(engine_slug: str, head: int | None = None) -> list[dict[str, Any]]:
+    """Members and bot levels with at least MIN_RATED_GAMES rated games of the game, best
+    first. Equal displayed ratings share a place (1, 1, 3: standard competition ranking).
+
+    With `head`, the first `head` rows of that table, read from the top of the ratings alone:
+    they come best first and the displayed number never rises down the list, so a row's place
+    and whether it is tied need only the rows above it and the next one."""
+    rows = best_first(Rating.objects.filter(engine_slug=engine_slug))
+    board = board_of(rows if head is None else in_slices(rows, head + 4), head)
+    return board if head is None else board[:head]
+
+
+def board_of(rows: Iterable[Rating], head: int | None = None) -> list[dict[str, Any]]:
+    """The leaderboard of the ratings given best first (with `head`, read up to the row after
+    the head), each row with its place and whether it is tied."""
     seen_bots: set[str] = set()
     board: list[dict[str, Any]] = []
     for rating in rows:
@@ -366,6 +384,8 @@ def leaderboard(engine_slug: str) -> list[dict[str, Any]]:
         board.append(
             {"player": who, "rating": ratings.display(rating.ordinal), "games": rating.games_played}
         )
+        if head is not None and len(board) > head:
+            break  # the row after the head, read for whether the last one is tied
     board.sort(key=lambda row: -row["rating"])  # stable: equal numbers keep the pk order
     place = 0
     for index, row in enumerate(board):
@@ -379,10 +399,37 @@ def leaderboard(engine_slug: str) -> list[dict[str, Any]]:
     return board
 
 
+def in_slices(rows: QuerySet[Rating], size: int) -> Iterator[Rating]:
+    """The rows, read `size` at a time as they are wanted."""
+    start = 0
+    while True:
+        found = list(rows[start : start + size])
+        yield from found
+        if len(found) < size:
+            return
+        start += size
+
+
 def top_of_every_game(count: int = 5) -> list[dict[str, Any]]:
     """The first `count` rows of each game's standings (the club page and the standings'
-    index), in the catalogue's order; one query per game."""
-    return [
-        {"slug": slug, "title": title, "board": leaderboard(slug)[:count]}
-        for slug, title in game_titles().items()
-    ]
+    index), in the catalogue's order: the first rows of every game in one query (a few more
+    than `count`, for a bot level's second row and the tie after the last), and a game's own
+    query only where those were not enough."""
+    titles = game_titles()
+    wanted = count + 4
+    nth = Window(
+        RowNumber(),
+        partition_by=F("engine_slug"),
+        order_by=[(F("mu") - 3 * F("sigma")).desc(), F("pk").asc()],
+    )
+    heads = best_first(Rating.objects.filter(engine_slug__in=list(titles))).annotate(nth=nth)
+    found: dict[str, list[Rating]] = defaultdict(list)
+    for rating in heads.filter(nth__lte=wanted):
+        found[rating.engine_slug].append(rating)
+    tops = []
+    for slug, title in titles.items():
+        board = board_of(found[slug])
+        if len(found[slug]) == wanted and len(board) <= count:
+            board = leaderboard(slug, head=count)  # skipped rows left too few: read on
+        tops.append({"slug": slug, "title": title, "board": board[:count]})
+    return tops

@@ -28,7 +28,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import bots, deals, engines, ratings
+from games import bots, deals, engines, ratings, season_standings
 from games.models import Game, Move, Rating, Result, Season, Seat
 from games.seasons import club_zone, overlapping
 from games.services.moves import log_entry, settle
@@ -373,4 +373,5 @@ def write(
     insert_moves(moves, now)
     Result.objects.bulk_create(results, batch_size=2000)
     book.save()  # in the same transaction as the results that moved them
+    season_standings.forget_standings()  # written past the end of each game
     return rows

@@ -6,17 +6,14 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import deals, engines, ratings
+from games import deals, engines, ratings, season_standings
 from games.engines.base import IllegalMove
-from games.models import Game, Result, Season, SeasonStanding
+from games.models import Game, Result
 from games.services import notices
 from games.services.common import (
     GameError,
@@ -79,24 +76,13 @@ def finish_game(*, game_id: int) -> list[Result]:
     # the hard bot's hints moves no rating.
     if game.rated and not game.imported and not game.hints_used:
         ratings.update_ratings(engine_slug=game.engine_slug, results=results)
-        # Scored late (its end-of-game task lost): an ended season's kept standings miss it.
-        forget_season_standings(game.finished_at or timezone.now())
+        # The season's kept standings take the game in with its results, however late.
+        season_standings.count_finished_game(game, results)
     notices.tell_finished(game)
     # Pages re-render with the final table once results exist; the club page's lists too.
     broadcast_on_commit(game)
     announce_lobby_on_commit()
     return sorted(results, key=lambda r: (r.rank, r.seat))
-
-
-def forget_season_standings(finished_at: datetime) -> None:
-    """A game finished at `finished_at` was scored only now: the kept standings of the ended
-    season it finished in (games/seasons.py) are counted again when next asked. (Here rather
-    than in games/seasons, which the pages import, so no import runs in a circle.)"""
-    day = timezone.localtime(finished_at, ZoneInfo(settings.TIME_ZONE)).date()
-    found = Season.objects.filter(starts_on__lte=day, ends_on__gte=day, standings_stored=True)
-    for season_id in list(found.values_list("pk", flat=True)):
-        SeasonStanding.objects.filter(season_id=season_id).delete()
-        Season.objects.filter(pk=season_id).update(standings_stored=False)
 
 
 def finish_unscored_games() -> int:

@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import services
+from games import services, stats
 from games.models import Game, Rating, Result, Seat
 from tests.conftest import make_user
 from tests.games.conftest import play_random_moves
@@ -357,6 +357,48 @@ def test_leaderboard_orders_by_rating_shares_places_and_needs_five_games(alice, 
         ("u:bob", 2, True, 1600),  # 27 - 12 = 15
         ("u:dave", 4, False, 1200),  # 20 - 15 = 5
     ]  # carol: the best rating, but only 4 rated games
+
+
+def test_the_top_of_a_leaderboard_is_its_first_rows_with_places_and_ties(alice, bob) -> None:
+    """The club page reads the head of each table alone: each cut must match the whole table,
+    a tie across the cut and a bot level's second row included."""
+    members = [alice, bob, *(make_user(f"m{n}") for n in range(8))]
+    # Ordinals 16, 15, 15, 15, 14, 12, 12, 9, 9, 3: ties on the cut after 2, 3, 4, 6 and 8.
+    for member, (mu, sigma) in zip(
+        members,
+        [(25, 3), (30, 5), (27, 4), (24, 3), (20, 2), (18, 2), (21, 3), (15, 2), (12, 1), (6, 1)],
+        strict=True,
+    ):
+        Rating.objects.create(
+            engine_slug="akropolis", user=member, mu=mu, sigma=sigma, games_played=6
+        )
+    # A bot level's second row, left by two first games at once: only the oldest is listed.
+    for mu in (26, 20):
+        Rating.objects.create(
+            engine_slug="akropolis", bot_level="normal", mu=mu, sigma=3, games_played=9
+        )
+    # Babylon: five rows of a bot level the site no longer has on top, never listed, so the
+    # first rows read for every game at once are not enough there.
+    for mu in range(40, 45):
+        Rating.objects.create(
+            engine_slug="babylon", bot_level="gone", mu=mu, sigma=1, games_played=9
+        )
+    for member, mu in zip(members[:3], (30, 20, 20), strict=True):
+        Rating.objects.create(engine_slug="babylon", user=member, mu=mu, sigma=2, games_played=7)
+    whole = stats.leaderboard("akropolis")
+    assert [row["rating"] for row in whole][:4] == [1680, 1640, 1600, 1600]
+    babylon = stats.leaderboard("babylon")
+    assert [(row["player"].username, row["place"]) for row in babylon] == [
+        ("alice", 1),
+        ("bob", 2),
+        ("m0", 2),
+    ]
+    for head in range(1, len(whole) + 2):
+        assert stats.leaderboard("akropolis", head=head) == whole[:head]
+        tops = {top["slug"]: top["board"] for top in stats.top_of_every_game(count=head)}
+        assert tops["akropolis"] == whole[:head]
+        assert tops["babylon"] == babylon[:head]
+        assert tops["tower-of-babel"] == []
 
 
 def test_leaderboard_of_an_unknown_game_is_not_found(alice) -> None:

@@ -210,3 +210,25 @@ def test_seeded_moves_are_stored_as_the_move_path_stores_them() -> None:
             Game.Status.FINISHED,
             None,
         )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seeding_again_counts_the_kept_season_standings_anew() -> None:
+    from games import season_standings
+    from games.models import Season, SeasonStanding
+
+    def played() -> int:
+        return sum(r.played for r in SeasonStanding.objects.all())
+
+    call_command("seed_club", games=6, members=3, jobs=1, seed=1)
+    season_standings.ensure_kept(Season.objects.all())
+    before = played()
+    call_command("seed_club", games=6, members=3, jobs=1, seed=2)
+    season_standings.ensure_kept(Season.objects.all())
+    assert played() > before > 0
+    for season in Season.objects.all():
+        kept = SeasonStanding.objects.filter(season=season)
+        assert sorted((r.engine_slug, r.user_id, r.doubled, r.played) for r in kept) == sorted(
+            (r.engine_slug, r.user_id, r.doubled, r.played)
+            for r in season_standings.recount(season)
+        )
