@@ -9,7 +9,10 @@ from accounts.models import Notification, User
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    fieldsets = (*BaseUserAdmin.fieldsets, (_("Club"), {"fields": ("display_name", "language")}))
+    fieldsets = (
+        *(BaseUserAdmin.fieldsets or ()),
+        (_("Club"), {"fields": ("display_name", "language")}),
+    )
     list_display = ("username", "display_name", "email", "language", "is_staff", "date_joined")
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
@@ -65,7 +65,7 @@ class LoginForm(AllauthLoginForm):
         super().__init__(*args, **kwargs)
         login = self.fields["login"]
         if getattr(login, "max_length", None) is None:
-            login.max_length = LOGIN_MAX_LENGTH  # type: ignore[attr-defined]
+            login.max_length = LOGIN_MAX_LENGTH
             login.validators.append(MaxLengthValidator(LOGIN_MAX_LENGTH))
             login.widget.attrs["maxlength"] = str(LOGIN_MAX_LENGTH)
 
@@ -89,7 +89,7 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # A form posted without it (an older page) keeps the member's zone.
         self.fields["time_zone"].required = False
-        self.fields["language"].choices = native_languages()
+        cast(forms.ChoiceField, self.fields["language"]).choices = native_languages()
 
     def clean_display_name(self) -> str:
         name: str = self.cleaned_data["display_name"]

@@ -20,14 +20,14 @@ from __future__ import annotations
 import email.policy
 import logging
 from email.policy import Policy
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urljoin
 
 from celery import current_app
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage
-from django.db import transaction
+from django.db import models, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -84,8 +84,10 @@ class ClubEmail(EmailMessage):
     """An e-mail whose headers are folded at RFC 5322's limit, not at 78 characters, so that
     List-Unsubscribe stays one plain `<https://…>` (the token keeps it far below 998)."""
 
-    def message(self, *, policy: Policy = email.policy.default) -> Any:
-        return super().message(policy=policy.clone(max_line_length=HEADER_LINE))
+    def message(self, *, policy: Policy | None = email.policy.default) -> Any:
+        # None is the standard library's default policy, as for Django's own message().
+        folded = (policy or email.policy.default).clone(max_line_length=HEADER_LINE)
+        return super().message(policy=folded)
 
 
 def wants_email(user: User, kind: str) -> bool:
@@ -140,7 +142,7 @@ def absolute(path: str) -> str:
 
 
 def switch_label(switch: str) -> str:
-    return str(User._meta.get_field(switch).verbose_name)
+    return str(cast(models.Field, User._meta.get_field(switch)).verbose_name)
 
 
 def build_email(note: Notification) -> EmailMessage:

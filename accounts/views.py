@@ -17,15 +17,16 @@ from accounts import mail, services
 from accounts.forms import ProfileForm
 from accounts.language import set_language_cookie
 from accounts.models import User
+from accounts.requests import MemberRequest
 
 
 @login_required
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: MemberRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", {"member": request.user})
 
 
 @login_required
-def profile_edit(request: HttpRequest) -> HttpResponse:
+def profile_edit(request: MemberRequest) -> HttpResponse:
     # A POST with no fields at all is still a submission (and must show what is missing),
     # which `request.POST or None` would take for a first visit.
     form = ProfileForm(request.POST if request.method == "POST" else None, instance=request.user)
@@ -60,7 +61,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @login_required
-def notifications(request: HttpRequest) -> HttpResponse:
+def notifications(request: MemberRequest) -> HttpResponse:
     """The member's notifications, newest first. Reading the page changes nothing: the
     "mark as read" button posts (a GET must not change data, and a link preview or a
     prefetch would otherwise clear the badge unseen)."""
@@ -74,7 +75,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def notifications_read(request: HttpRequest) -> HttpResponse:
+def notifications_read(request: MemberRequest) -> HttpResponse:
     """Mark read what the page showed: up to the number it posts (all when it posts none)."""
     raw = request.POST.get("upto", "")
     upto = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None
@@ -88,7 +89,7 @@ def notifications_read(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @login_required
-def notifications_badge(request: HttpRequest) -> HttpResponse:
+def notifications_badge(request: MemberRequest) -> HttpResponse:
     """The badge over HTTP, for a page whose notification socket (re)connected or missed a
     message (DESIGN.md principle 7)."""
     return render(request, "accounts/_badge.html", {"badge": services.badge(request.user)})

@@ -15,7 +15,7 @@ from __future__ import annotations
 import operator
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -54,6 +54,17 @@ def env_float(name: str, default: float) -> float:
         return float(raw)
     except ValueError as exc:
         raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}.") from exc
+
+
+def env_int(name: str, default: int) -> int:
+    """A count or a whole number of seconds: "2.5" is refused, never rounded."""
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}.") from exc
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -157,7 +168,7 @@ DATABASE_URL = env_str("DATABASE_URL")
 # Size it so that servers x DB_POOL_SIZE + worker processes + 1 (beat) stays under PostgreSQL's
 # max_connections (docs/operations.md, "Several servers and workers"). A request that finds every
 # connection in use waits up to DB_POOL_TIMEOUT seconds for one.
-DB_POOL_SIZE = int(env_float("DB_POOL_SIZE", 8))
+DB_POOL_SIZE = env_int("DB_POOL_SIZE", 8)
 DB_POOL_TIMEOUT = env_float("DB_POOL_TIMEOUT", 20)
 if DB_POOL_SIZE < 1:
     raise ImproperlyConfigured(f"DB_POOL_SIZE must be at least 1, not {DB_POOL_SIZE}.")
@@ -242,7 +253,7 @@ if REDIS_URL:
             },
         }
     }
-    CHANNEL_LAYERS = {
+    CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
@@ -329,8 +340,8 @@ CELERY_TASK_ROUTES = {
 }
 # The heavy worker's processes (each runs one search at a time) and how much it yields the CPU
 # to everything else (a `nice` increment): reviews take at most this share of the machine.
-HEAVY_CONCURRENCY = max(1, int(env_float("HEAVY_CONCURRENCY", 1)))
-HEAVY_NICE = int(env_float("HEAVY_NICE", 10))
+HEAVY_CONCURRENCY = max(1, env_int("HEAVY_CONCURRENCY", 1))
+HEAVY_NICE = env_int("HEAVY_NICE", 10)
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     name: {"task": f"games.tasks.{name}", "schedule": 60.0}
     for name in [
@@ -360,30 +371,30 @@ TURN_TIMEOUT = env_float("TURN_TIMEOUT", 24 * 3600)  # seconds before a bot take
 # Clocks (games/services/clocks.py): a member is warned this many seconds before the clock of
 # a game with a time control runs out, and may take this many vacation days a calendar year.
 CLOCK_WARNING = env_float("CLOCK_WARNING", 12 * 3600)
-VACATION_DAYS = int(env_float("VACATION_DAYS", 20))
+VACATION_DAYS = env_int("VACATION_DAYS", 20)
 # The members of a tournament's live round are reminded this many seconds before it starts
 # (games/services/tournaments.py).
 TOURNAMENT_REMINDER = env_float("TOURNAMENT_REMINDER", 3600)
 # Hints (games/services/hints.py): new hints a member may have in one turn of theirs, and in
 # any hour over all games; a position's stored hint is shown again without counting.
-HINTS_PER_TURN = int(env_float("HINTS_PER_TURN", 3))
-HINTS_PER_HOUR = int(env_float("HINTS_PER_HOUR", 20))
+HINTS_PER_TURN = env_int("HINTS_PER_TURN", 3)
+HINTS_PER_HOUR = env_int("HINTS_PER_HOUR", 20)
 # Search iterations per decision of a post-game review (games/services/reviews.py).
-REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 8))
+REVIEW_ITERATIONS = env_int("REVIEW_ITERATIONS", 8)
 # A member is ranked in a season's standings of a game after this many of its rated games
 # there (games/seasons.py); with fewer they are listed apart, "not yet ranked".
-SEASON_MIN_GAMES = int(env_float("SEASON_MIN_GAMES", 5))
+SEASON_MIN_GAMES = env_int("SEASON_MIN_GAMES", 5)
 
 # --- Limits: what one member may ask for (README, "Limits"); refused work changes nothing -----
 
-NIGHT_DAYS_AHEAD = int(env_float("NIGHT_DAYS_AHEAD", 365))  # a game night is at most this far off
-NIGHTS_PER_HOST = int(env_float("NIGHTS_PER_HOST", 10))  # upcoming nights one member hosts
-NIGHT_INVITATIONS = int(env_float("NIGHT_INVITATIONS", 20))  # members invited to one night
-REVIEWS_PER_DAY = int(env_float("REVIEWS_PER_DAY", 10))  # reviews one member starts in 24 hours
-IMPORTS_PER_DAY = int(env_float("IMPORTS_PER_DAY", 20))  # games one member imports in 24 hours
-SEARCHES_PER_MINUTE = int(env_float("SEARCHES_PER_MINUTE", 30))  # member searches in one minute
+NIGHT_DAYS_AHEAD = env_int("NIGHT_DAYS_AHEAD", 365)  # a game night is at most this far off
+NIGHTS_PER_HOST = env_int("NIGHTS_PER_HOST", 10)  # upcoming nights one member hosts
+NIGHT_INVITATIONS = env_int("NIGHT_INVITATIONS", 20)  # members invited to one night
+REVIEWS_PER_DAY = env_int("REVIEWS_PER_DAY", 10)  # reviews one member starts in 24 hours
+IMPORTS_PER_DAY = env_int("IMPORTS_PER_DAY", 20)  # games one member imports in 24 hours
+SEARCHES_PER_MINUTE = env_int("SEARCHES_PER_MINUTE", 30)  # member searches in one minute
 # practice games from a review (games/services/practice.py) one member has running at once
-PRACTICE_GAMES_AT_ONCE = int(env_float("PRACTICE_GAMES_AT_ONCE", 3))
+PRACTICE_GAMES_AT_ONCE = env_int("PRACTICE_GAMES_AT_ONCE", 3)
 
 # --- Internationalisation --------------------------------------------------------------------
 
@@ -452,7 +463,7 @@ MAILERS: dict[str, dict] = {
 if env_str("EMAIL_HOST"):
     MAILERS["default"]["OPTIONS"] = {
         "host": env_str("EMAIL_HOST"),
-        "port": int(env_float("EMAIL_PORT", 587)),
+        "port": env_int("EMAIL_PORT", 587),
         "username": env_str("EMAIL_HOST_USER"),
         "password": env_str("EMAIL_HOST_PASSWORD"),
         "use_tls": env_bool("EMAIL_USE_TLS", True),
@@ -489,7 +500,7 @@ if HTTPS:
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_HSTS_SECONDS = int(env_float("SECURE_HSTS_SECONDS", 31536000))
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -497,7 +508,7 @@ if HTTPS:
 # The language switcher's cookie is sent like the session's; no script reads it.
 LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 LANGUAGE_COOKIE_HTTPONLY = True
-LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE: Final = "Lax"
 
 LOGGING = {
     "version": 1,

@@ -23,6 +23,7 @@ from config.settings import (  # noqa: E402
     REDIS_URL,
     VAR_DIR,
     env_float,
+    env_int,
     env_str,
     filesystem_broker_options,
 )
@@ -44,5 +45,5 @@ if not REDIS_URL:
 # Creating the cast of test members would otherwise cost a second each.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # The hard bot searches briefly (TEST_HARD_BUDGET seconds), and a review a few iterations.
-BOT_BUDGETS: dict[str, object] = {"hard": env_float("TEST_HARD_BUDGET", 0.05)}
-REVIEW_ITERATIONS = int(env_float("REVIEW_ITERATIONS", 2))
+BOT_BUDGETS = {"hard": env_float("TEST_HARD_BUDGET", 0.05)}
+REVIEW_ITERATIONS = env_int("REVIEW_ITERATIONS", 2)

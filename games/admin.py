@@ -24,16 +24,29 @@ from games.models import (
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["position", "user", "bot_level", "label", "bot_took_over", "resigned"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "position",
+        "user",
+        "bot_level",
+        "label",
+        "bot_took_over",
+        "resigned",
+    )
     can_delete = False
 
 
 class ResultInline(admin.TabularInline):
     model = Result
     extra = 0
-    fields = ["seat", "user", "bot_level", "score", "rank", "rating_before", "rating_after"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "seat",
+        "user",
+        "bot_level",
+        "score",
+        "rank",
+        "rating_before",
+        "rating_after",
+    )
     can_delete = False
 
 
@@ -67,13 +80,13 @@ class GameAdmin(admin.ModelAdmin):
     # its state, which holds every draw to come; not even to the admin's pages.
     SECRET_UNTIL_FINISHED = ("seed", "salt", "state")
 
-    def get_fields(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def get_fields(self, request, obj=None):
         fields = super().get_fields(request, obj)
         if obj is not None and obj.status == Game.Status.FINISHED:
             return fields
         return [f for f in fields if f not in self.SECRET_UNTIL_FINISHED]
 
-    def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request) -> bool:
         return False
 
 
@@ -83,7 +96,7 @@ class MoveAdmin(admin.ModelAdmin):
     list_filter = ["by_bot"]
     readonly_fields = ["game", "number", "seat", "payload", "by_bot", "can_take_back", "created_at"]
 
-    def get_fields(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def get_fields(self, request, obj=None):
         # A running game's moves may hold what a seat chose in secret (an offer, a card kept
         # back): as with the game's seed and state, not before the game is finished.
         fields = super().get_fields(request, obj)
@@ -91,10 +104,10 @@ class MoveAdmin(admin.ModelAdmin):
             return fields
         return [f for f in fields if f != "payload"]
 
-    def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request, obj=None) -> bool:
         return False
 
 
@@ -128,8 +141,7 @@ class GameNightAdmin(admin.ModelAdmin):
 class TournamentEntryInline(admin.TabularInline):
     model = TournamentEntry
     extra = 0
-    fields = ["user", "status", "first_round"]
-    readonly_fields = fields
+    fields = readonly_fields = ("user", "status", "first_round")
     can_delete = False
 
 

@@ -4,7 +4,7 @@ tournaments and seasons."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from django import forms
@@ -109,7 +109,7 @@ class GameNightForm(WallClockForm):
         choices=BotLevel.choices,
         initial="normal",
     )
-    invited = forms.ModelMultipleChoiceField(
+    invited: forms.ModelMultipleChoiceField[Any] = forms.ModelMultipleChoiceField(
         label=_("Invite members"),
         queryset=None,  # set in __init__: every other active member
         required=False,
@@ -126,10 +126,14 @@ class GameNightForm(WallClockForm):
         self.user = user
         self.zone = member_zone(user)
         games = playable_games()
-        self.fields["engine_slug"].choices = [(info.slug, info.title) for info in games]
+        cast(forms.ChoiceField, self.fields["engine_slug"]).choices = [
+            (info.slug, info.title) for info in games
+        ]
         most = max((info.max_players for info in games), default=2)
-        self.fields["players"].choices = [(n, str(n)) for n in range(2, most + 1)]
-        self.fields["invited"].queryset = (
+        cast(forms.ChoiceField, self.fields["players"]).choices = [
+            (n, str(n)) for n in range(2, most + 1)
+        ]
+        cast(forms.ModelMultipleChoiceField, self.fields["invited"]).queryset = (
             User.objects.filter(is_active=True).exclude(pk=user.pk).order_by("username")
         )
         self.fields["clock"].help_text = _("In your time zone: %(zone)s.") % {"zone": self.zone}
@@ -226,7 +230,9 @@ class TournamentForm(WallClockForm):
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.zone = member_zone(user)
-        self.fields["engine_slug"].choices = [(i.slug, i.title) for i in playable_games()]
+        cast(forms.ChoiceField, self.fields["engine_slug"]).choices = [
+            (i.slug, i.title) for i in playable_games()
+        ]
         self.fields["clock"].help_text = _("In your time zone: %(zone)s.") % {"zone": self.zone}
         names = list(self.fields)
         self.ask_which_one(before=names[: names.index("clock") + 1])
@@ -273,7 +279,7 @@ class SeasonForm(forms.ModelForm):
         }
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         starts_on, ends_on = data.get("starts_on"), data.get("ends_on")
         for name in ("starts_on", "ends_on"):
             day = data.get(name)

@@ -8,10 +8,14 @@ listed (with its rules) before its engine exists. Nothing here names a game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from django.utils.functional import Promise
 
 from rulebooks.titles import game_title, shipped_titles
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise  # gettext_lazy's text, as django-stubs types it
 
 
 @dataclass(frozen=True)
@@ -22,10 +26,10 @@ class GameOption:
     default), and the engine still receives a list: `[value]` or `[]`."""
 
     name: str
-    label: Promise
-    choices: tuple[tuple[str, Promise], ...] = ()
+    label: StrPromise
+    choices: tuple[tuple[str, StrPromise], ...] = ()
     one: bool = False
-    default: Promise | None = None
+    default: StrPromise | None = None
 
     @property
     def is_flag(self) -> bool:
@@ -66,11 +70,13 @@ def games() -> list[GameInfo]:
     """Every game of the club, in the order the pages list them."""
     from games import boards
 
-    return [board.INFO for board in boards.all()]
+    # Every board's INFO is a GameInfo; the registry, below the catalogue, knows it by the
+    # `Info` protocol.
+    return [cast(GameInfo, board.INFO) for board in boards.all()]
 
 
 def get(slug: str) -> GameInfo | None:
     from games import boards
 
     board = boards.get(slug)
-    return board.INFO if board is not None else None
+    return cast(GameInfo, board.INFO) if board is not None else None

@@ -8,7 +8,7 @@ Forms only read and shape input; what a move or a game set-up means is decided b
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -104,10 +104,14 @@ class CreateGameForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.games = playable_games()
-        self.fields["engine_slug"].choices = [(g.slug, g.title) for g in self.games]
+        cast(forms.ChoiceField, self.fields["engine_slug"]).choices = [
+            (g.slug, g.title) for g in self.games
+        ]
         low = min((g.min_players for g in self.games), default=2)
         self.max_seats = max((g.max_players for g in self.games), default=4)
-        self.fields["players"].choices = [(n, str(n)) for n in range(low, self.max_seats + 1)]
+        cast(forms.ChoiceField, self.fields["players"]).choices = [
+            (n, str(n)) for n in range(low, self.max_seats + 1)
+        ]
         for n in range(self.max_seats):
             self.fields[f"seat_{n}"] = forms.ChoiceField(
                 label=_("Seat %(number)s") % {"number": n + 1},
@@ -156,7 +160,7 @@ class CreateGameForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         players = data.get("players")
         if players is None:
             return data

@@ -307,25 +307,28 @@ def table_points(ranks: Sequence[int]) -> list[Fraction]:
     return points
 
 
+# Seats and standings keep the caller's type of member: the site's are registration ids.
 @dataclass(frozen=True)
-class Seat:
-    member: Member | None  # None: a bot
+class Seat[M: Hashable]:
+    member: M | None  # None: a bot
     rank: int
     score: int
 
 
 @dataclass
-class Standing:
-    member: Member
+class Standing[M: Hashable]:
+    member: M
     points: Fraction = Fraction(0)
     score: int = 0
     opponents: Fraction = Fraction(0)
     played: int = 0
     place: int = 0
-    met: list = field(default_factory=list)
+    met: list[M] = field(default_factory=list)
 
 
-def standings(entries: Sequence[Member], played: Iterable[Sequence[Seat]]) -> list[Standing]:
+def standings[M: Hashable](
+    entries: Sequence[M], played: Iterable[Sequence[Seat[M]]]
+) -> list[Standing[M]]:
     """The standings after the tables played (each a list of `Seat`), best first, in the
     order of TIEBREAKS; `entries` in order of entry, every member to rank (a late entry
     starts at 0). Members equal on every tiebreak share a place."""
@@ -351,5 +354,5 @@ def standings(entries: Sequence[Member], played: Iterable[Sequence[Seat]]) -> li
     return ranked
 
 
-def _key(row: Standing) -> tuple:
+def _key(row: Standing[Any]) -> tuple:
     return (-row.points, -row.score, -row.opponents)

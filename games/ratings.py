@@ -24,9 +24,8 @@ def _key(result: Result) -> tuple[int | None, str]:
 
 def rating_for(engine_slug: str, key: tuple[int | None, str]) -> Rating:
     user_id, bot_level = key
-    rows = Rating.objects.select_for_update().filter(
-        engine_slug=engine_slug, user_id=user_id, bot_level=bot_level
-    )
+    rows = Rating.objects.select_for_update().filter(engine_slug=engine_slug, bot_level=bot_level)
+    rows = rows.filter(user_id=user_id) if user_id is not None else rows.filter(user__isnull=True)
     # order_by pk: with a NULL user the unique constraint cannot stop a duplicate bot row
     # created by a concurrent game, so every reader agrees on the oldest one.
     row = rows.order_by("pk").first()
@@ -56,7 +55,8 @@ def rated_keys(results: list[Result]) -> list[tuple[Result, tuple[int | None, st
 def rate(before: list[tuple[float, float]], ranks: list[int]) -> list[tuple[float, float]]:
     """New (mu, sigma) for each participant, given their (mu, sigma) before and their ranks."""
     ratings = [MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in before]
-    after = MODEL.rate([[rating] for rating in ratings], ranks=ranks)
+    places: list[float] = list(ranks)
+    after = MODEL.rate([[rating] for rating in ratings], ranks=places)
     return [(new.mu, new.sigma) for [new] in after]
 
 

@@ -388,22 +388,35 @@ def board_context(
     to_move = list(view.get("to_move", []))
     own = next((s for s in seats if s.position == position), None)
     # A member whose seat a bot now plays (resigned, or timed out) gets no move forms.
-    interactive = replay_number is None and own is not None and position in to_move
-    interactive = interactive and not own.is_bot
+    interactive = (
+        replay_number is None and own is not None and position in to_move and not own.is_bot
+    )
     # What the member may do with their seat while the game runs (not in a replay).
-    playing = replay_number is None and own is not None and own.user_id is not None
-    playing = playing and game.status == Game.Status.RUNNING and not own.resigned
+    playing = (
+        replay_number is None
+        and own is not None
+        and own.user_id is not None
+        and game.status == Game.Status.RUNNING
+        and not own.resigned
+    )
     if recent is None:
         recent = recent_moves(game, upto=replay_number)
     board = boards.get(game.engine_slug)
     # The seat's own last step of a turn still going on: on its turn, or while the others
     # answer that step (the engine said so when it stored the move's `can_take_back`).
     own_step = (
-        playing and not own.is_bot and game.version > 0 and _own_last_step(game, position, recent)
+        playing
+        and own is not None
+        and not own.is_bot
+        and game.version > 0
+        and _own_last_step(game, position, recent)
     )
     # A seat handed to a bot at a tournament round's deadline is not taken back.
     round_over = bool(
-        playing and own.bot_took_over and clocks.past_round_deadline(game, timezone.now())
+        playing
+        and own is not None
+        and own.bot_took_over
+        and clocks.past_round_deadline(game, timezone.now())
     )
     ctx: dict[str, Any] = {
         "game": game,
@@ -419,7 +432,7 @@ def board_context(
         "waiting_for": waiting_for(names, to_move, {s.position for s in seats if s.is_bot}),
         "is_my_turn": interactive,
         "can_resign": playing,
-        "can_reclaim_seat": playing and own.bot_took_over and not round_over,
+        "can_reclaim_seat": playing and own is not None and own.bot_took_over and not round_over,
         "round_over": round_over,
         "can_take_back_step": own_step,
         "is_over": is_over,

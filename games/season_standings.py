@@ -17,7 +17,7 @@ minimum of games (settings.SEASON_MIN_GAMES, kept with the rows).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -175,7 +175,8 @@ def ratings_at_end(
     found = rows.order_by("game__finished_at", "game_id").values_list(
         "user_id", "game__engine_slug", "rating_after"
     )
-    at_end = {(user_id, slug): value for user_id, slug, value in found}  # the last one wins
+    # The last one wins (rated results only: none is None).
+    at_end = {(user_id, slug): value for user_id, slug, value in found if value is not None}
     missing = {user_id for user_id, slug in pairs if (user_id, slug) not in at_end}
     if missing:
         at_end.update(ratings_before(start, slugs, missing))
@@ -200,7 +201,10 @@ def ratings_before(start: datetime, slugs: list[str], members: set[int]) -> dict
         return Subquery(last, output_field=FloatField())
 
     columns = {f"at_{index}": last_rating(slug) for index, slug in enumerate(slugs)}
-    rows = get_user_model().objects.filter(pk__in=members).values("pk", **columns)
+    # Rows of "pk" and the columns above, by name.
+    rows: Iterable[Mapping[str, Any]] = (
+        get_user_model().objects.filter(pk__in=members).values("pk", **columns)
+    )
     return {
         (row["pk"], slug): row[f"at_{index}"]
         for row in rows

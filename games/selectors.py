@@ -48,16 +48,13 @@ def games_for_user(user: Any, *, active_only: bool = False) -> list[Game]:
     games = Game.objects.filter(mine).exclude(status=Game.Status.ABANDONED)
     if active_only:
         games = games.filter(status__in=(Game.Status.OPEN, Game.Status.RUNNING))
-    games = list(_with_seats(games).distinct().order_by("-updated_at", "-pk"))
-    for game in games:
-        game.my_seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)  # type: ignore[attr-defined]
-        game.to_move_seats = seats_to_move(game)  # type: ignore[attr-defined]
-        game.my_turn = any(  # type: ignore[attr-defined]
-            s.user_id == user.pk and not s.is_bot
-            for s in game.to_move_seats  # type: ignore[attr-defined]
-        )
-    games.sort(key=lambda g: (not g.my_turn, STATUS_ORDER.get(g.status, 9)))  # type: ignore[attr-defined]
-    return games
+    found = list(_with_seats(games).distinct().order_by("-updated_at", "-pk"))
+    for game in found:
+        game.my_seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+        game.to_move_seats = seats_to_move(game)
+        game.my_turn = any(s.user_id == user.pk and not s.is_bot for s in game.to_move_seats)
+    found.sort(key=lambda g: (not g.my_turn, STATUS_ORDER.get(g.status, 9)))
+    return found
 
 
 def open_games(user: Any = None) -> list[Game]:

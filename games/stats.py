@@ -141,13 +141,13 @@ def history_rows(user: Any, games: list[Game]) -> list[dict[str, Any]]:
 
 
 def player_of_seat(seat: Seat) -> Player:
-    if seat.user_id is not None:
+    if seat.user is not None:
         return Player(seat.user_id, "", seat.user.name, seat.user.username)
     level = seat.bot_level
     return Player(None, level, str(BOT_LABELS.get(level, level)))
 
 
-def my_finished_game_ids(user: Any) -> QuerySet[Result]:
+def my_finished_game_ids(user: Any) -> QuerySet[Result, Any]:
     """The ids of the finished games the member has a result in, as a subquery."""
     return Result.objects.filter(user=user, game__status=Game.Status.FINISHED).values("game_id")
 
@@ -260,6 +260,7 @@ def rating_points(user: Any, slugs: list[str]) -> dict[str, list[dict[str, Any]]
     # played only a few lets the query run to the end of their rated games.
     for slug, game_id, finished_at, after, before, place, players in rows.iterator(chunk_size=500):
         if len(points[slug]) < CHART_POINTS:
+            assert after is not None  # the query's: rated games only
             points[slug].append(
                 {
                     "game_id": game_id,
@@ -316,18 +317,26 @@ def head_to_head(user: Any) -> list[dict[str, Any]]:
             level=Count("pk", filter=Q(**{mine: F("rank")})),
         )
     )
-    rows = list(rows)
-    members = members_by_id({row["user_id"] for row in rows if row["user_id"] is not None})
-    table = []
-    for row in rows:
-        user_id, bot_level = row.pop("user_id"), row.pop("bot_level")
+    found = list(rows)
+    members = members_by_id({row["user_id"] for row in found if row["user_id"] is not None})
+    table: list[dict[str, Any]] = []
+    for row in found:
+        user_id, bot_level = row["user_id"], row["bot_level"]
         if user_id is not None and user_id in members:
             who = Player(user_id, "", members[user_id].name, members[user_id].username)
         elif user_id is None and bot_level in BOT_LABELS:
             who = Player(None, bot_level, str(BOT_LABELS[bot_level]))
         else:
             continue  # an imported game's seat, or a seat that was never filled
-        table.append({"player": who, **row})
+        table.append(
+            {
+                "player": who,
+                "games": row["games"],
+                "ahead": row["ahead"],
+                "behind": row["behind"],
+                "level": row["level"],
+            }
+        )
     table.sort(key=lambda row: (-row["games"], row["player"].is_bot, row["player"].name.casefold()))
     return table
 
@@ -363,7 +372,7 @@ def board_of(rows: Iterable[Rating], head: int | None = None) -> list[dict[str, 
     seen_bots: set[str] = set()
     board: list[dict[str, Any]] = []
     for rating in rows:
-        if rating.user_id is None:
+        if rating.user is None:
             # A concurrent first game may have left a second row for a bot level; the
             # oldest is the one that is kept up to date (games/ratings.py).
             if rating.bot_level in seen_bots or rating.bot_level not in BOT_LABELS:

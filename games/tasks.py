@@ -24,7 +24,7 @@ from games.services import hints, reviews
 
 
 @shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2, ignore_result=True)
-def play_bot_turn(self, game_id: int, seat: int, expected_version: int) -> bool:  # type: ignore[no-untyped-def]
+def play_bot_turn(self, game_id: int, seat: int, expected_version: int) -> bool:
     try:
         return services.play_bot_turn(game_id=game_id, seat=seat, expected_version=expected_version)
     except OperationalError as exc:  # a locked or briefly unreachable database
@@ -32,7 +32,7 @@ def play_bot_turn(self, game_id: int, seat: int, expected_version: int) -> bool:
 
 
 @shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2, ignore_result=True)
-def finish_game(self, game_id: int) -> int:  # type: ignore[no-untyped-def]
+def finish_game(self, game_id: int) -> int:
     try:
         return len(services.finish_game(game_id=game_id))
     except OperationalError as exc:
@@ -77,7 +77,7 @@ def run_tournaments() -> dict[str, int]:
 
 
 @shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2, ignore_result=True)
-def review_game(self, game_id: int) -> bool:  # type: ignore[no-untyped-def]
+def review_game(self, game_id: int) -> bool:
     """The review of a finished game; a second delivery resumes it (services.run_review)."""
     try:
         return reviews.run_review(game_id=game_id)
@@ -86,7 +86,7 @@ def review_game(self, game_id: int) -> bool:  # type: ignore[no-untyped-def]
 
 
 @shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2)
-def compute_hint(self, hint_id: int) -> bool:  # type: ignore[no-untyped-def]
+def compute_hint(self, hint_id: int) -> bool:
     """A member's hint, searched on the heavy worker (services.hints); a second delivery of a
     stored hint does nothing."""
     try:

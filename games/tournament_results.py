@@ -8,6 +8,7 @@ the number of games and tournaments. Bots have no entry: they are never ranked h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, Subquery
@@ -18,7 +19,7 @@ from games.models import Tournament, TournamentEntry
 CLUB_LIST = 5
 
 
-def club_tournaments() -> dict[str, list[Tournament]]:
+def club_tournaments() -> dict[str, Sequence[Tournament]]:
     """The running tournaments, and the last finished ones each with `winners`: the entries
     placed first (members sharing the first place are all winners)."""
     running = list(

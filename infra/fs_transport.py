@@ -20,7 +20,8 @@ from kombu.utils.json import dumps
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+    # The filesystem channel's signature: kombu's base channel names `payload` `message`.
+    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:  # type: ignore[override]
         token = uuid.uuid4()
         name = f"{int(round(monotonic() * 1000))}_{token}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)

@@ -17,7 +17,7 @@ class ConsoleEmailBackend(console.EmailBackend):
 
     told = False
 
-    def send_messages(self, email_messages: Sequence[Any]) -> int | None:
+    def send_messages(self, email_messages: Sequence[Any]) -> int:
         if email_messages and not ConsoleEmailBackend.told:
             ConsoleEmailBackend.told = True
             logger.info(

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext
 
+from accounts.models import User
 from rulebooks import services
 from rulebooks.forms import SectionTextAdminForm
 from rulebooks.models import GlossaryTerm, Revision, Rulebook, Section, SectionText, SiteNote
@@ -49,8 +50,7 @@ class RevisionInline(admin.TabularInline):
     model = Revision
     fk_name = "text"
     extra = 0
-    fields = ["number", "created_at", "author", "origin", "comment"]
-    readonly_fields = fields
+    fields = readonly_fields = ("number", "created_at", "author", "origin", "comment")
     can_delete = False
     ordering = ["-number"]
 
@@ -67,12 +67,12 @@ class SectionTextAdmin(admin.ModelAdmin):
     readonly_fields = ["revision_number", "source_revision"]
     inlines = [RevisionInline]
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         fields = ["section", "language", "title", "body", "opened_revision"]
         fields += ["revision_number", "source_revision"]
         if obj is not None and obj.language != obj.section.rulebook.source_language:
             fields.append("translation_is_current")
-        return fields
+        return tuple(fields)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if obj is not None:
@@ -91,7 +91,7 @@ class SectionTextAdmin(admin.ModelAdmin):
                 language=obj.language,
                 title=obj.title,
                 body=obj.body,
-                author=request.user,
+                author=cast(User, request.user),  # the admin is for signed-in staff
                 comment=gettext("Edited in the admin"),
                 base_number=form.cleaned_data["opened_revision"],
                 keep_source=not mark_current,

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from rulebooks.models import SectionText
@@ -26,7 +27,7 @@ class SectionTextForm(forms.Form):
     source_number = forms.IntegerField(widget=forms.HiddenInput, min_value=0, required=False)
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         # The hidden numbers come from the page itself, and the page shows no errors of
         # hidden fields: a form without them (a broken or tampered page) says so up top.
         if any(name in self.errors for name in ("base_number", "source_number")):
@@ -68,7 +69,7 @@ class SectionTextAdminForm(forms.ModelForm):
         return self.instance.pk is None or bool({"title", "body"} & set(self.changed_data))
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         opened = cleaned.get("opened_revision")
         if self.instance.pk is None or opened is None or not self.text_changed():
             return cleaned
@@ -77,8 +78,8 @@ class SectionTextAdminForm(forms.ModelForm):
         current = SectionText.objects.select_for_update().get(pk=self.instance.pk)
         if current.revision_number != opened:
             # Keep the editor's text, but let their next save (after merging) go through.
-            data = self.data.copy()
-            data[self.add_prefix("opened_revision")] = current.revision_number
+            data = cast(QueryDict, self.data).copy()  # a bound form's data is the POST
+            data[self.add_prefix("opened_revision")] = str(current.revision_number)
             self.data = data
             raise ValidationError(
                 _(

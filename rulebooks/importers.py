@@ -75,6 +75,8 @@ def import_rulebook(
 ) -> Rulebook:
     report = report if report is not None else ImportReport()
     meta = _read_json(folder / "book.json")
+    if not isinstance(meta, dict):
+        raise ContentError(f"{folder / 'book.json'}: expected an object")
     slug = meta.get("slug") or folder.name
     keys = list(meta.get("sections") or [])
     source = meta.get("source") or "en"

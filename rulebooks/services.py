@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils.translation import gettext
 
@@ -27,7 +29,8 @@ class UnknownRevision(Exception):
     pass
 
 
-def is_editor(user: User | None) -> bool:
+def is_editor(user: User | AnonymousUser | None) -> TypeGuard[User]:
+    """An editor is an active member of the editors' group (or a superuser)."""
     if user is None or not user.is_authenticated or not user.is_active:
         return False
     return user.is_superuser or user.groups.filter(name=EDITORS_GROUP).exists()

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from infra.requests import HtmxRequest
 from rulebooks import selectors, services
 from rulebooks.diff import title_and_body_rows
 from rulebooks.forms import RestoreForm, SectionTextForm
@@ -38,13 +41,13 @@ def _book_url(book: Rulebook, lang: str, key: str = "") -> str:
     return f"{url}#{key}" if key else url
 
 
-def _reader_language(request: HttpRequest) -> str:
+def _reader_language(request: HtmxRequest) -> str:
     code = getattr(request, "LANGUAGE_CODE", "en") or "en"
     return code if code in LANGUAGE_CODES else code.split("-")[0]
 
 
 @require_GET
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: HtmxRequest) -> HttpResponse:
     books = [
         {
             "book": book,
@@ -57,7 +60,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def book(request: HttpRequest, slug: str) -> HttpResponse:
+def book(request: HtmxRequest, slug: str) -> HttpResponse:
     rulebook = _book(slug)
     preferred = _reader_language(request)
     language, reason = selectors.choose_language(
@@ -84,7 +87,7 @@ def book(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-def compare(request: HttpRequest, slug: str) -> HttpResponse:
+def compare(request: HtmxRequest, slug: str) -> HttpResponse:
     rulebook = _book(slug)
     available = selectors.available_languages(rulebook)
     left = request.GET.get("left")
@@ -112,7 +115,7 @@ def compare(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-def search(request: HttpRequest) -> HttpResponse:
+def search(request: HtmxRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:200]
     hits = selectors.search(query) if query else []
     ctx = {"query": query, "hits": hits, "searched": bool(selectors.search_words(query))}
@@ -120,7 +123,7 @@ def search(request: HttpRequest) -> HttpResponse:
 
 
 def _section_response(
-    request: HttpRequest, rulebook: Rulebook, section: Section, lang: str, message: str = ""
+    request: HtmxRequest, rulebook: Rulebook, section: Section, lang: str, message: str = ""
 ) -> HttpResponse:
     texts = selectors.BookTexts(rulebook)
     ctx = {
@@ -133,7 +136,7 @@ def _section_response(
 
 
 @require_GET
-def section(request: HttpRequest, slug: str, lang: str, key: str) -> HttpResponse:
+def section(request: HtmxRequest, slug: str, lang: str, key: str) -> HttpResponse:
     rulebook = _book(slug)
     sec = _section(rulebook, lang, key)
     if not request.htmx:
@@ -142,7 +145,7 @@ def section(request: HttpRequest, slug: str, lang: str, key: str) -> HttpRespons
 
 
 def _edit_context(
-    request: HttpRequest, rulebook: Rulebook, sec: Section, lang: str, form: SectionTextForm
+    request: HtmxRequest, rulebook: Rulebook, sec: Section, lang: str, form: SectionTextForm
 ) -> dict:
     text = sec.texts.filter(language=lang).first()
     source = services.source_text(sec)
@@ -157,13 +160,13 @@ def _edit_context(
     }
 
 
-def _render_edit(request: HttpRequest, ctx: dict) -> HttpResponse:
+def _render_edit(request: HtmxRequest, ctx: dict) -> HttpResponse:
     template = "rulebooks/edit.html#form" if request.htmx else "rulebooks/edit.html"
     return render(request, template, ctx)
 
 
 @require_http_methods(["GET", "POST"])
-def section_edit(request: HttpRequest, slug: str, lang: str, key: str) -> HttpResponse:
+def section_edit(request: HtmxRequest, slug: str, lang: str, key: str) -> HttpResponse:
     rulebook = _book(slug)
     sec = _section(rulebook, lang, key)
     if not services.is_editor(request.user):
@@ -208,7 +211,7 @@ def section_edit(request: HttpRequest, slug: str, lang: str, key: str) -> HttpRe
 
 
 def _render_conflict(
-    request: HttpRequest,
+    request: HtmxRequest,
     rulebook: Rulebook,
     sec: Section,
     lang: str,
@@ -218,7 +221,8 @@ def _render_conflict(
     """Refuses the save but keeps the editor's text, with what changed meanwhile, to merge."""
     data = form.cleaned_data
     base = current.revisions.filter(number=data["base_number"]).first()
-    rebound = SectionTextForm(data={**form.data.dict(), "base_number": current.revision_number})
+    posted = cast(QueryDict, form.data).dict()  # a bound form's data is the POST
+    rebound = SectionTextForm(data={**posted, "base_number": current.revision_number})
     rebound.is_valid()
     ctx = _edit_context(request, rulebook, sec, lang, rebound)
     ctx["conflict"] = {
@@ -232,7 +236,7 @@ def _render_conflict(
 
 
 @require_POST
-def section_preview(request: HttpRequest, slug: str, lang: str, key: str) -> HttpResponse:
+def section_preview(request: HtmxRequest, slug: str, lang: str, key: str) -> HttpResponse:
     rulebook = _book(slug)
     sec = _section(rulebook, lang, key)
     if not services.is_editor(request.user):
@@ -250,7 +254,7 @@ def section_preview(request: HttpRequest, slug: str, lang: str, key: str) -> Htt
 
 
 @require_GET
-def section_history(request: HttpRequest, slug: str, lang: str, key: str) -> HttpResponse:
+def section_history(request: HtmxRequest, slug: str, lang: str, key: str) -> HttpResponse:
     rulebook = _book(slug)
     sec = _section(rulebook, lang, key)
     text = get_object_or_404(SectionText, section=sec, language=lang)
@@ -273,7 +277,7 @@ def _number(raw: str | None, default: int) -> int:
 
 
 @require_GET
-def section_diff(request: HttpRequest, slug: str, lang: str, key: str) -> HttpResponse:
+def section_diff(request: HtmxRequest, slug: str, lang: str, key: str) -> HttpResponse:
     rulebook = _book(slug)
     sec = _section(rulebook, lang, key)
     text = get_object_or_404(SectionText, section=sec, language=lang)
@@ -299,7 +303,7 @@ def section_diff(request: HttpRequest, slug: str, lang: str, key: str) -> HttpRe
 
 
 @require_POST
-def section_restore(request: HttpRequest, slug: str, lang: str, key: str) -> HttpResponse:
+def section_restore(request: HtmxRequest, slug: str, lang: str, key: str) -> HttpResponse:
     rulebook = _book(slug)
     sec = _section(rulebook, lang, key)
     if not services.is_editor(request.user):
@@ -326,7 +330,7 @@ def section_restore(request: HttpRequest, slug: str, lang: str, key: str) -> Htt
 
 
 @require_POST
-def section_mark_current(request: HttpRequest, slug: str, lang: str, key: str) -> HttpResponse:
+def section_mark_current(request: HtmxRequest, slug: str, lang: str, key: str) -> HttpResponse:
     rulebook = _book(slug)
     sec = _section(rulebook, lang, key)
     if not services.is_editor(request.user):

@@ -26,7 +26,7 @@ def test_a_task_run_and_acknowledged_is_not_held_for_the_next_connection() -> No
     channel.qos.append(delivered("games.tasks.play_bot_turn"), "tag-2")
     channel.qos.ack("tag-1")  # it ran; kombu forgets it at the next delivery
 
-    held = held_messages(consumer)  # type: ignore[arg-type]
+    held = held_messages(consumer)
 
     assert [(m.tag, m.payload["headers"]["task"]) for m in held] == [
         ("tag-2", "games.tasks.play_bot_turn")

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PROBE = """
@@ -149,6 +151,25 @@ def test_bad_boolean_fails_loudly(tmp_path: Path) -> None:
     result = run_python(PROBE, clean_env(tmp_path, DEBUG="maybe"))
     assert result.returncode != 0
     assert "DEBUG must be a boolean" in result.stderr
+
+
+@pytest.mark.parametrize("raw", ["2.5", "abc"])
+def test_an_integer_setting_that_is_not_a_whole_number_stops_start_up(
+    tmp_path: Path, raw: str
+) -> None:
+    """A count is never silently rounded ("2.5" hints a turn were 2) nor a traceback from deep
+    inside Django: the last line says which variable and what it was given."""
+    result = run_python(PROBE, clean_env(tmp_path, HINTS_PER_TURN=raw))
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert f"HINTS_PER_TURN must be a whole number, not {raw!r}" in last
+
+
+def test_integer_and_seconds_settings_come_from_the_environment(tmp_path: Path) -> None:
+    code = "from django.conf import settings as s; print(s.HINTS_PER_TURN, s.BOT_MOVE_DELAY)"
+    result = run_python(code, clean_env(tmp_path, HINTS_PER_TURN="4", BOT_MOVE_DELAY="2.5"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["4", "2.5"]
 
 
 def test_production_sends_every_cookie_over_https_only(tmp_path: Path) -> None:

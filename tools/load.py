@@ -412,9 +412,9 @@ def report(
 
     # Lost: a board of the window that a socket open before its commit never received.
     expected = lost = 0
-    for (game_id, version), at in in_window.items():
+    for (game_id, version), committed_at in in_window.items():
         for watch in by_game.get(game_id, []):
-            if watch.connected_at and watch.connected_at < at:
+            if watch.connected_at and watch.connected_at < committed_at:
                 expected += 1
                 lost += version not in watch.arrivals
     # POST to screen: from a member's post to its board at each socket of the game.

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
@@ -236,7 +236,8 @@ def insert_moves(rows: list[Move], now: datetime) -> None:
     them were written `now`."""
     stamp = Move._meta.get_field("created_at")
     fields = [f for f in Move._meta.concrete_fields if not f.primary_key and f != stamp]
-    columns = ", ".join([*(f.column for f in fields), stamp.column])
+    # Every concrete field has a column (django-stubs types it `str | None` for the others).
+    columns = ", ".join(cast(str, f.column) for f in [*fields, stamp])
     written = stamp.get_db_prep_save(now, connection)  # prepared once: it is every row's
     values = [
         [*(f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields), written]
@@ -296,7 +297,7 @@ def ensure_seasons(end: datetime, count: int = SEASON_QUARTERS) -> list[Season]:
     return made
 
 
-def finishing_time(number: int, games: int, *, end: datetime, days: int) -> datetime:
+def finishing_time(number: int, games: int, *, end: datetime, days: float) -> datetime:
     """Games finish evenly over the last `days` days up to `end`, in the order planned."""
     return end - timedelta(days=days) * (1 - (number + 1) / games)
 

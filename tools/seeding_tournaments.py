@@ -142,7 +142,9 @@ def seed(
                     round=round_, number=table_number, entries=seats, game=game
                 )
             first = Game.objects.filter(tournament_table__round=round_).order_by("started_at")
-            round_.starts_at = first.values_list("started_at", flat=True)[0]
+            started = first.values_list("started_at", flat=True)[0]
+            assert started is not None  # every game written above has started
+            round_.starts_at = started
             round_.status = TournamentRound.Status.FINISHED
             round_.save(update_fields=["starts_at", "status"])
         tournaments.finish_tournament(tournament_id=tournament.pk)

@@ -11,7 +11,7 @@ from django.utils import timezone
 from games.bots import choose_move
 from games.models import Game
 from games.services import common
-from games.services.common import GameError, bot_budget, bot_seed, engine_for
+from games.services.common import GameError, bot_budget, bot_seed, current_state, engine_for
 from games.services.moves import play_move
 
 # A bot turn still waiting this long after it was due is scheduled again (its task was lost:
@@ -33,7 +33,7 @@ def play_bot_turn(*, game_id: int, seat: int, expected_version: int) -> bool:
     if seat_row is None or not seat_row.is_bot:
         return False
     engine = engine_for(game.engine_slug)
-    state = engine.load(game.state)
+    state = current_state(game, engine)
     if seat not in engine.to_move(state):
         return False
     # Principle 4 holds for bots too: they see the seat's view, never the state.
@@ -81,7 +81,7 @@ def _send_bot_turns(games: Iterable[Game], *, now: datetime | None = None) -> in
     sent = 0
     for game in games:
         engine = engine_for(game.engine_slug)
-        to_move = engine.to_move(engine.load(game.state))
+        to_move = engine.to_move(current_state(game, engine))
         countdown = 0.0
         if now is not None and game.turn_started_at is not None:
             due = game.turn_started_at + timedelta(seconds=settings.BOT_MOVE_DELAY)

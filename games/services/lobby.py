@@ -205,6 +205,7 @@ def join_seat(
     seats = list(game.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
         raise GameError("already_seated", "The member already has a seat.")
+    seat: Seat | None
     if token:
         given = token.encode()  # bytes: compare_digest refuses non-ASCII str
         matching = [s for s in seats if secrets.compare_digest(s.invite_token.encode(), given)]

@@ -173,7 +173,7 @@ def play_move(
     if by_bot and not seat_row.is_bot:
         raise GameError("not_bot_seat", "A member plays this seat.")
     engine = engine_for(game.engine_slug)
-    state = record_move(game, engine, engine.load(game.state), seat, move, by_bot=by_bot)
+    state = record_move(game, engine, current_state(game, engine), seat, move, by_bot=by_bot)
     timing.mark("move")
     if seat_row.told_turn:  # the member has moved: the next wait may be told again
         seat_row.told_turn = False
@@ -225,11 +225,12 @@ def view_for(*, game: Game, seat: Seat | int | None, number: int | None = None) 
 
 
 @transaction.atomic
-def take_back_step(*, game_id: int, seat: int, expected_version: int) -> Game:
+def take_back_step(*, game_id: int, seat: int, expected_version: int | None) -> Game:
     """Take back the last move of the log for the member at `seat`, if the game is still at
-    `expected_version`: it must be that seat's own step (no other seat has moved since, and
-    no bot played it), of the turn still going on, and the engine must say it showed nothing
-    hidden (`engines.base.can_take_back_step`). The move leaves the log, so replays, exports and
+    `expected_version` (None, from a form that sent no number, never is): it must be that
+    seat's own step (no other seat has moved since, and no bot played it), of the turn still
+    going on, and the engine must say it showed nothing hidden
+    (`engines.base.can_take_back_step`). The move leaves the log, so replays, exports and
     audits see only the moves that stood; the state is rebuilt by replaying the log.
 
     Raises GameError, and then nothing is written and nothing is scheduled.
@@ -258,13 +259,14 @@ def take_back_step(*, game_id: int, seat: int, expected_version: int) -> Game:
             f"cannot_take_back_{refusal}", f"This step cannot be taken back: {refusal}."
         )
     last.delete()
-    settle(game, engine, before, version=game.version - 1, now=timezone.now())
+    now = timezone.now()
+    settle(game, engine, before, version=game.version - 1, now=now)
     game.steps_taken_back += 1
     game.save(
         update_fields=["state", "version", "steps_taken_back", "turn_started_at", "updated_at"]
     )
     # The seat's turn goes on, on the clock it had (a take-back gives no time).
-    run_clocks(game, engine.to_move(before), game.turn_started_at)
+    run_clocks(game, engine.to_move(before), now)
     # Tasks sent for the version just taken back find another one and do nothing: any bot that
     # is to move again (while several seats choose at once) is sent for this one.
     schedule_bot_turns(game, engine.to_move(before))

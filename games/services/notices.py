@@ -61,6 +61,7 @@ def _deliver_joined(game_id: int, seat_id: int) -> None:
     link = game.get_absolute_url() if started else reverse("games:join", args=[game.pk])
     others = game.seats.exclude(pk=seat_id).filter(user__isnull=False).select_related("user")
     for other in others.order_by("user_id"):
+        assert other.user is not None  # the query's: a member's seat
         _tell(
             other.user,
             Notification.Kind.JOINED,
@@ -116,6 +117,7 @@ def deliver_turn(game_id: int, mover: int | None = None, version: int | None = N
             .order_by("user_id")
         )
         for seat in waiting:
+            assert seat.user is not None and seat.user_id is not None  # the query's
             if seat.position == mover and game.version == version:
                 continue
             if seat.is_bot or has_page_open(game.pk, seat.user_id):
@@ -147,6 +149,7 @@ def _deliver_finished(game_id: int) -> None:
     ranks = {r.seat: r.rank for r in game.results.all()}
     for seat in game.seats.filter(user__isnull=False).select_related("user").order_by("user_id"):
         rank = ranks.get(seat.position)
+        assert seat.user is not None  # the query's: a member's seat
         _tell(
             seat.user,
             Notification.Kind.FINISHED,

@@ -103,12 +103,15 @@ def practice_options(
 
 def check_practice_allowance(user: User) -> None:
     most = practice_limit()
-    running = Game.objects.filter(
-        created_by=user,
-        status=Game.Status.RUNNING,
-        options__has_key=PRACTICE_OPTION,
+    running = (
+        Game.objects.filter(
+            created_by=user,
+            status=Game.Status.RUNNING,
+            options__has_key=PRACTICE_OPTION,
+        )
+        # A practice game the member resigned is finished by the bots: it no longer counts.
+        .exclude(seats__user=user, seats__resigned=True)
+        .count()
     )
-    # A practice game the member resigned is finished by the bots: it no longer counts.
-    running = running.exclude(seats__user=user, seats__resigned=True).count()
     if running >= most:
         raise GameError("practice_limit", f"At most {most} practice games at once.", max=most)

@@ -19,6 +19,7 @@ from games.services.common import (
     GameError,
     after_commit,
     broadcast_on_commit,
+    current_state,
     engine_for,
     locked,
     task_named,
@@ -29,7 +30,7 @@ def _hand_to_bot(game: Game, seat: Seat, engine: Engine) -> None:
     seat.bot_took_over = True
     seat.bot_level = seat.bot_level or TAKE_OVER_LEVEL
     seat.save(update_fields=["bot_took_over", "bot_level", "resigned"])
-    if seat.position in engine.to_move(engine.load(game.state)):
+    if seat.position in engine.to_move(current_state(game, engine)):
         after_commit(
             task_named("play_bot_turn"),
             game.pk,
@@ -100,6 +101,7 @@ def hand_over_for_good(*, game_id: int, level: str) -> list[int]:
     engine = engine_for(game.engine_slug)
     users = []
     for seat in game.seats.filter(user__isnull=False, bot_level="").order_by("position"):
+        assert seat.user_id is not None  # the query's: a member's seat
         seat.bot_level = level
         _hand_to_bot(game, seat, engine)
         users.append(seat.user_id)

@@ -78,6 +78,7 @@ def decide_round(*, round_id: int, now: datetime) -> int:
     t = round_.tournament
     handed = 0
     for table in round_.tables.filter(game__status=Game.Status.RUNNING):
+        assert table.game_id is not None  # the query's: a table with a running game
         users = hand_over_for_good(game_id=table.game_id, level=t.bot_level)
         params = {
             "tournament": t.name,

@@ -355,7 +355,9 @@ def start_next_round(*, tournament_id: int, now: datetime) -> str:
     return "started"
 
 
-def pair_round(tournament: Tournament, number: int, entries: list[TournamentEntry]) -> list[list]:
+def pair_round(
+    tournament: Tournament, number: int, entries: list[TournamentEntry]
+) -> list[list[int | None]]:
     """Round `number`'s tables: each a list of entry ids in seat order, None for a bot."""
     active = [e.pk for e in entries]
     if tournament.format == Tournament.Format.ROUND_ROBIN:
@@ -414,8 +416,8 @@ def finish_tournament(*, tournament_id: int) -> int:
 # --- standings --------------------------------------------------------------------------------
 
 
-def _schedule(tournament: Tournament) -> list[list[list]]:
-    rounds: dict[int, list[list]] = {}
+def _schedule(tournament: Tournament) -> list[list[list[int | None]]]:
+    rounds: dict[int, list[list[int | None]]] = {}
     for table in TournamentTable.objects.filter(round__tournament=tournament).select_related(
         "round"
     ):
@@ -423,7 +425,7 @@ def _schedule(tournament: Tournament) -> list[list[list]]:
     return [rounds[n] for n in sorted(rounds)]
 
 
-def played_tables(tournament: Tournament) -> list[list[pairing.Seat]]:
+def played_tables(tournament: Tournament) -> list[list[pairing.Seat[int]]]:
     """The scored tables of the tournament: each seat's entry (None for a bot), rank and score."""
     tables = TournamentTable.objects.filter(
         round__tournament=tournament, game__status=Game.Status.FINISHED
@@ -445,7 +447,7 @@ def played_tables(tournament: Tournament) -> list[list[pairing.Seat]]:
     return played
 
 
-def standings(tournament: Tournament) -> list[pairing.Standing]:
+def standings(tournament: Tournament) -> list[pairing.Standing[int]]:
     """Every member who entered and played or is registered, best first (pairing.TIEBREAKS)."""
     entries = list(
         tournament.entries.filter(

@@ -19,6 +19,7 @@ from games.services.common import (
     BOT_LEVELS,
     GameError,
     check_move_payload,
+    current_state,
     engine_for,
     first_state,
     text_problem,
@@ -34,7 +35,7 @@ EXPORT_VERSION = 1
 def seat_name(seat: Seat) -> str:
     """A seat's name in an export: its member's, the one an imported file gave it, or for a
     bot of the site the bot's name in English ("Hard bot")."""
-    if seat.user_id is not None:
+    if seat.user is not None:
         return seat.user.name
     if seat.label:
         return seat.label
@@ -53,7 +54,7 @@ def export_game(*, game: Game) -> dict[str, Any]:
     if game.status != Game.Status.FINISHED:
         raise GameError("not_finished", "Only a finished game can be exported.")
     engine = engine_for(game.engine_slug)
-    state = engine.load(game.state)
+    state = current_state(game, engine)
     scores = engine.scores(state)
     return {
         "format": EXPORT_FORMAT,

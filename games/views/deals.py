@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from accounts.requests import MemberRequest
 from games import deals, rendering, services
 from games.views.common import get_game
 
 
 @require_GET
 @login_required
-def verify(request: HttpRequest, game_id: int) -> HttpResponse:
+def verify(request: MemberRequest, game_id: int) -> HttpResponse:
     """A finished game: the commitment recomputed from the revealed seed and salt, and the
     deal replayed from the seed. A running game: only its commitment (the seed stays on the
     server until the end)."""

@@ -7,10 +7,11 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.requests import MemberRequest
 from games import error_texts, rendering, services
 from games.models import Game, Hint
 from games.services import hints
@@ -19,7 +20,7 @@ from games.views.common import get_game, my_seat, play_context
 
 @require_POST
 @login_required
-def request(request: HttpRequest, game_id: int) -> HttpResponse:
+def request(request: MemberRequest, game_id: int) -> HttpResponse:
     """Ask for the hint of the current position; the game page shows it (thinking, then the
     move). With `show=board`, the page shows the board after the hinted move once it is ready."""
     try:
@@ -42,7 +43,7 @@ def request(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 @login_required
-def status(request: HttpRequest, game_id: int) -> HttpResponse:
+def status(request: MemberRequest, game_id: int) -> HttpResponse:
     """The hint box alone, fetched by the page every second while the hint is thinking; empty
     once the position it was for has changed."""
     game = get_game(game_id)

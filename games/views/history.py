@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.requests import MemberRequest
 from games import error_texts, rendering, selectors, services, stats
 from games.engines.base import IllegalMove
 from games.forms import ImportGameForm
@@ -22,7 +23,7 @@ from games.views.common import get_game, int_param
 
 @require_GET
 @login_required
-def history(request: HttpRequest) -> HttpResponse:
+def history(request: MemberRequest) -> HttpResponse:
     """My running games, and my finished games with their results, filtered and paginated."""
     chosen = {
         "game": request.GET.get("game", ""),
@@ -79,7 +80,7 @@ def replay_seat(request: HttpRequest, game: Game) -> int | None:
 
 @require_GET
 @login_required
-def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+def replay(request: MemberRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     if game.state is None:
         return redirect("games:join", game_id=game.pk)
@@ -126,7 +127,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 @login_required
-def export(request: HttpRequest, game_id: int) -> HttpResponse:
+def export(request: MemberRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     try:
         data = services.export_game(game=game)
@@ -142,7 +143,7 @@ def export(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def import_game(request: HttpRequest) -> HttpResponse:
+def import_game(request: MemberRequest) -> HttpResponse:
     form = ImportGameForm()
     status = 200
     if request.method == "POST":

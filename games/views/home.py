@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
 from games import catalog
+from infra.requests import HtmxRequest
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxRequest) -> HttpResponse:
     """The club page for signed-in members (its lists refresh on the lobby socket's hints);
     the games and how to join for everyone else."""
     if request.user.is_authenticated:

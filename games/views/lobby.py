@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.requests import MemberRequest
 from games import error_texts, rendering, selectors, services
 from games.forms import CreateGameForm
 from games.models import Game, Seat
@@ -30,7 +31,7 @@ def lobby_context(request: HttpRequest, form: CreateGameForm | None) -> dict:
 
 @require_GET
 @login_required
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: MemberRequest) -> HttpResponse:
     if request.htmx:  # the live lists, fetched again on a hint from the lobby socket
         return render(request, "games/lobby.html#lobby-lists", lobby_context(request, None))
     return render(request, "games/lobby.html", lobby_context(request, CreateGameForm()))
@@ -38,7 +39,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def create(request: HttpRequest) -> HttpResponse:
+def create(request: MemberRequest) -> HttpResponse:
     form = CreateGameForm(request.POST)
     if form.is_valid():
         try:
@@ -63,7 +64,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def join(request: HttpRequest, game_id: int) -> HttpResponse:
+def join(request: MemberRequest, game_id: int) -> HttpResponse:
     """The waiting room of an open game; an invite link is this page with `?token=`."""
     game = get_game(game_id)
     token = request.POST.get("token") or request.GET.get("token") or None
@@ -121,7 +122,7 @@ def can_take(seat: Seat, token: str | None) -> bool:
 
 @require_POST
 @login_required
-def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+def leave(request: MemberRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     try:
         services.leave_seat(game_id=game.pk, user=request.user)

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from accounts.requests import MemberRequest
 from games import seasons, stats, tournament_results
 from games.models import Season
 
 
 @require_GET
 @login_required
-def member(request: HttpRequest, username: str) -> HttpResponse:
+def member(request: MemberRequest, username: str) -> HttpResponse:
     """A member's profile as every member sees it (never signed-out visitors)."""
     person = get_object_or_404(get_user_model(), username=username, is_active=True)
     return render(
@@ -35,7 +36,7 @@ def member(request: HttpRequest, username: str) -> HttpResponse:
 
 @require_GET
 @login_required
-def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
+def leaderboard(request: MemberRequest, slug: str) -> HttpResponse:
     titles = stats.game_titles()
     if slug not in titles:
         raise Http404("No such game.")
@@ -54,7 +55,7 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 @login_required
-def standings(request: HttpRequest) -> HttpResponse:
+def standings(request: MemberRequest) -> HttpResponse:
     """Every game's top of the standings, each with a link to its whole table."""
     return render(
         request,

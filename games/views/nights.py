@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import search
+from accounts.requests import MemberRequest
 from games import error_texts, rendering, services
 from games.calendar_forms import GameNightForm
 from games.forms import playable_games
@@ -40,7 +41,7 @@ def get_night(night_id: int, user: Any) -> GameNight:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def new(request: HttpRequest) -> HttpResponse:
+def new(request: MemberRequest) -> HttpResponse:
     form = GameNightForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -78,7 +79,7 @@ def chosen_members(raw_ids: list[str], user: Any) -> list[Any]:
 
 @require_GET
 @login_required
-def invite_search(request: HttpRequest) -> HttpResponse:
+def invite_search(request: MemberRequest) -> HttpResponse:
     """The night form's member search (htmx): the members ticked so far, still ticked, then
     the members whose name or username matches what was typed."""
     chosen = chosen_members(request.GET.getlist("invited"), request.user)
@@ -127,7 +128,7 @@ def night_context(night: GameNight, user: Any) -> dict[str, Any]:
 
 @require_GET
 @login_required
-def night(request: HttpRequest, night_id: int) -> HttpResponse:
+def night(request: MemberRequest, night_id: int) -> HttpResponse:
     """The night's page; over htmx (a hint from the lobby socket, or the socket opening
     again) only its live part: the status, the seats and what the member can do."""
     context = night_context(get_night(night_id, request.user), request.user)
@@ -148,19 +149,19 @@ def _act(request: HttpRequest, night_id: int, action: Any, done: str) -> HttpRes
 
 @require_POST
 @login_required
-def join(request: HttpRequest, night_id: int) -> HttpResponse:
+def join(request: MemberRequest, night_id: int) -> HttpResponse:
     return _act(request, night_id, services.join_night, _("You have joined the game night."))
 
 
 @require_POST
 @login_required
-def leave(request: HttpRequest, night_id: int) -> HttpResponse:
+def leave(request: MemberRequest, night_id: int) -> HttpResponse:
     return _act(request, night_id, services.leave_night, _("You have left the game night."))
 
 
 @require_POST
 @login_required
-def cancel(request: HttpRequest, night_id: int) -> HttpResponse:
+def cancel(request: MemberRequest, night_id: int) -> HttpResponse:
     """A night other members are part of (joined or invited) is cancelled once the host has
     confirmed it on a second step, which says who will be told."""
     night = get_night(night_id, request.user)
@@ -173,7 +174,7 @@ def cancel(request: HttpRequest, night_id: int) -> HttpResponse:
 
 @require_GET
 @login_required
-def calendar(request: HttpRequest, night_id: int) -> HttpResponse:
+def calendar(request: MemberRequest, night_id: int) -> HttpResponse:
     """The night as an iCalendar file (RFC 5545) to add to a calendar; the instant is in UTC,
     so every calendar shows it in its own zone."""
     night = get_night(night_id, request.user)

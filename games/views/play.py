@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.requests import MemberRequest
 from games import error_texts, live, services
 from games.engines.base import IllegalMove
 from games.forms import MoveForm
@@ -21,6 +22,7 @@ from games.rendering import board_stamp
 from games.views import hint
 from games.views.common import get_game, int_param, my_seat, play_context
 from infra import timing
+from infra.requests import HtmxRequest
 
 # A stale page or a move out of turn conflicts with the game's state; anything else the
 # member sent was simply wrong.
@@ -39,7 +41,7 @@ CONFLICT_CODES = {
 
 @require_GET
 @login_required
-def play(request: HttpRequest, game_id: int) -> HttpResponse:
+def play(request: MemberRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     seat = my_seat(game, request.user)
     ctx = play_context(game, seat)
@@ -60,7 +62,7 @@ def can_hint(game: Game, seat: Any) -> bool:
 
 @require_GET
 @login_required
-def board(request: HttpRequest, game_id: int) -> HttpResponse:
+def board(request: MemberRequest, game_id: int) -> HttpResponse:
     """The current board over HTTP, for a browser that missed a live message (principle 7).
 
     With `?known=N&stamp=S` and nothing changed since (N is the board's `data-version`, the
@@ -82,7 +84,7 @@ def board(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def move(request: HttpRequest, game_id: int) -> HttpResponse:
+def move(request: MemberRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     seat = my_seat(game, request.user)
     if seat is None or game.state is None:
@@ -111,7 +113,7 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def after_the_post(
-    request: HttpRequest,
+    request: HtmxRequest,
     game_id: int,
     seat: Seat,
     error: str | None,
@@ -153,7 +155,7 @@ def not_seated(request: HttpRequest, game: Game) -> HttpResponse:
 
 @require_POST
 @login_required
-def take_back_step(request: HttpRequest, game_id: int) -> HttpResponse:
+def take_back_step(request: MemberRequest, game_id: int) -> HttpResponse:
     """Take back the member's last step of their turn (DESIGN.md principle 8)."""
     game = get_game(game_id)
     seat = my_seat(game, request.user)
@@ -177,7 +179,7 @@ def take_back_step(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+def resign(request: MemberRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     try:
         services.resign(game_id=game.pk, user=request.user)
@@ -190,7 +192,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     return back_to_the_game(request, game)
 
 
-def back_to_the_game(request: HttpRequest, game: Game) -> HttpResponse:
+def back_to_the_game(request: HtmxRequest, game: Game) -> HttpResponse:
     """Reload the play page, which shows the message just stored (htmx: the whole page)."""
     if request.htmx:
         return HttpResponseClientRedirect(game.get_absolute_url())
@@ -199,7 +201,7 @@ def back_to_the_game(request: HttpRequest, game: Game) -> HttpResponse:
 
 @require_POST
 @login_required
-def reclaim_seat(request: HttpRequest, game_id: int) -> HttpResponse:
+def reclaim_seat(request: MemberRequest, game_id: int) -> HttpResponse:
     """After a timeout a bot plays the member's seat; this gives the seat back to them."""
     game = get_game(game_id)
     try:

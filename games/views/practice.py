@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.requests import MemberRequest
 from games import error_texts, services
 from games.services import practice
 from games.views.common import get_game, int_param
@@ -17,7 +18,7 @@ from games.views.common import get_game, int_param
 
 @require_POST
 @login_required
-def start(request: HttpRequest, game_id: int) -> HttpResponse:
+def start(request: MemberRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     number = int_param(request.POST.get("move"))
     try:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.requests import MemberRequest
 from games import boards, engines, error_texts, rendering, services
 from games.engines.base import IllegalMove
 from games.models import Game, Review, Seat
@@ -31,7 +32,7 @@ def _review_of(game_id: int) -> Review | None:
 
 @require_POST
 @login_required
-def request(request: HttpRequest, game_id: int) -> HttpResponse:
+def request(request: MemberRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     try:
         reviews.request_review(game_id=game.pk, user=request.user)
@@ -53,7 +54,7 @@ def request(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 @login_required
-def data(request: HttpRequest, game_id: int) -> HttpResponse:
+def data(request: MemberRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     found = reviews.review_data(_review_of(game.pk))
     return JsonResponse(found, status=200 if found["status"] != "none" else 404)

@@ -8,11 +8,12 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.requests import MemberRequest
 from games import seasons
 from games.calendar_forms import SeasonForm, overlap_text
 from games.models import Season
@@ -26,7 +27,7 @@ def may_manage(user: Any) -> bool:
 
 @require_GET
 @login_required
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: MemberRequest) -> HttpResponse:
     listed = list(Season.objects.order_by("-starts_on", "-pk"))
     tables = seasons.summaries(listed)
     today = seasons.today()
@@ -51,7 +52,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @login_required
-def season(request: HttpRequest, season_id: int) -> HttpResponse:
+def season(request: MemberRequest, season_id: int) -> HttpResponse:
     """One game's standings in the season (`?game=`, the first game played by default), with
     links to the other games played in it: a table lists every member who played."""
     shown = get_object_or_404(Season, pk=season_id)
@@ -74,7 +75,7 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def edit(request: HttpRequest, season_id: int | None = None) -> HttpResponse:
+def edit(request: MemberRequest, season_id: int | None = None) -> HttpResponse:
     if not may_manage(request.user):
         raise PermissionDenied(_("Only the club's organisers may create or change seasons."))
     instance = get_object_or_404(Season, pk=season_id) if season_id is not None else None

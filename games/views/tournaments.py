@@ -14,12 +14,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.requests import MemberRequest
 from games import error_texts, rendering
 from games.calendar_forms import TournamentForm
 from games.models import Tournament, TournamentEntry
 from games.pairing import TIEBREAKS
-from games.services import GameError, tournaments
+from games.services import GameError, tournament_events, tournaments
 from games.views.common import CalendarEntry, calendar_end, calendar_file
+from infra.requests import HtmxRequest
 
 Entry = TournamentEntry.Status
 
@@ -39,7 +41,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def new(request: HttpRequest) -> HttpResponse:
+def new(request: MemberRequest) -> HttpResponse:
     if not tournaments.may_organise(request.user):
         messages.error(request, error_texts.describe(GameError("not_organiser", "")))
         return redirect("games:tournaments")
@@ -98,13 +100,13 @@ def number(value: Any) -> str:
 
 
 @require_GET
-def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament(request: HtmxRequest, tournament_id: int) -> HttpResponse:
     """The tournament's page; over htmx (a hint from the lobby socket, or the socket opening
     again) only its live part: the entries, the standings and the rounds' tables."""
     t = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
     entries = list(t.entries.select_related("user").order_by("pk"))
     mine = next((e for e in entries if e.user_id == request.user.pk), None)
-    rounds = []
+    rounds: list[dict[str, Any]] = []
     for round_ in t.rounds.prefetch_related("tables__game__seats__user"):
         tables = []
         for table in round_.tables.all():
@@ -151,13 +153,13 @@ def _act(request: HttpRequest, tournament_id: int, action: Any, done: str) -> Ht
 
 @require_POST
 @login_required
-def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def register(request: MemberRequest, tournament_id: int) -> HttpResponse:
     return _act(request, tournament_id, tournaments.register, _("You have entered the tournament."))
 
 
 @require_POST
 @login_required
-def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def withdraw(request: MemberRequest, tournament_id: int) -> HttpResponse:
     return _act(
         request,
         tournament_id,
@@ -241,18 +243,20 @@ def calendar(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def cancel(request: MemberRequest, tournament_id: int) -> HttpResponse:
     """The organiser's cancel. When members have entered, a second step asks to confirm and
     says who will be told; the service refuses an unconfirmed cancel too."""
     t = get_object_or_404(Tournament, pk=tournament_id)
-    told = tournaments.entrants(t)
+    told = tournament_events.entrants(t)
     confirmed = request.POST.get("confirm") == "yes"
     if request.method == "GET" or (told and not confirmed and t.organiser_id == request.user.pk):
         if t.organiser_id != request.user.pk:
             return redirect(t)
         return render(request, "games/tournament_cancel.html", {"t": t, "told": len(told)})
     try:
-        tournaments.cancel_tournament(tournament_id=t.pk, user=request.user, confirmed=confirmed)
+        tournament_events.cancel_tournament(
+            tournament_id=t.pk, user=request.user, confirmed=confirmed
+        )
     except GameError as exc:
         messages.error(request, error_texts.describe(exc))
     else:

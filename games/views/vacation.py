@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts.requests import MemberRequest
 from games import error_texts, services
 from games.models import Vacation
 from games.views.common import int_param
@@ -18,7 +19,7 @@ from games.views.common import int_param
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def vacation(request: HttpRequest) -> HttpResponse:
+def vacation(request: MemberRequest) -> HttpResponse:
     error = None
     if request.method == "POST":
         days = int_param(request.POST.get("days"))

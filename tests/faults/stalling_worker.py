@@ -26,7 +26,7 @@ def stall_bot_turns(sender: Any = None, **kwargs: Any) -> None:
         Path(os.environ["STALL_MARKER"]).write_text(str(game.version - 1))
         time.sleep(3600)
 
-    moves.broadcast_on_commit = stall  # type: ignore[assignment]
+    moves.broadcast_on_commit = stall
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ ENGINE = engines.get("akropolis")
 WAIT = 60.0
 
 
-def wait_for(condition, what: str, log: Path) -> None:  # type: ignore[no-untyped-def]
+def wait_for(condition, what: str, log: Path) -> None:
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         if condition():

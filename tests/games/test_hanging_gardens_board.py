@@ -8,7 +8,7 @@ import json
 from django.utils import translation
 
 from games import boards
-from games.boards.hanging_gardens import words
+from games.boards.hanging_gardens import names
 from games.engines.hanging_gardens import ENGINE
 from games.engines.hanging_gardens.state import State
 
@@ -103,27 +103,27 @@ def test_a_card_is_named_by_its_motifs_and_its_place_in_the_garden() -> None:
 def test_places_in_words() -> None:
     box = (0, 0, 3, 2)  # a garden of 4 columns and 3 rows
     with translation.override("en"):
-        assert words.place_words(box, 3, 0, 2, 2) == (
+        assert names.place_words(box, 3, 0, 2, 2) == (
             "on the right edge: rows 1–2, column 4 and 1 column to the right"
         )
-        assert words.place_words(box, -1, 1, 2, 1) == (
+        assert names.place_words(box, -1, 1, 2, 1) == (
             "on the left edge: row 2, column 1 and 1 column to the left"
         )
-        assert words.place_words(box, 1, 2, 3, 2) == (
+        assert names.place_words(box, 1, 2, 3, 2) == (
             "on the bottom edge: row 3 and 1 row below, columns 2–4"
         )
-        assert words.place_words(box, -1, -2, 2, 3) == (
+        assert names.place_words(box, -1, -2, 2, 3) == (
             "at the top left corner: row 1 and 2 rows above, column 1 and 1 column to the left"
         )
-        assert words.place_words(box, 3, 2, 2, 2) == (
+        assert names.place_words(box, 3, 2, 2, 2) == (
             "at the bottom right corner: row 3 and 1 row below, column 4 and 1 column to the right"
         )
-        assert words.place_words(box, 1, 1, 2, 1) == "over row 2, columns 2–3"
-        assert words.card_words({"T": 2, "F": 1}) == "a card with 2 terraces and 1 fountain"
-        assert words.card_words({"T": 1, "P": 1, "A": 3}) == (
+        assert names.place_words(box, 1, 1, 2, 1) == "over row 2, columns 2–3"
+        assert names.card_words({"T": 2, "F": 1}) == "a card with 2 terraces and 1 fountain"
+        assert names.card_words({"T": 1, "P": 1, "A": 3}) == (
             "a card with 1 terrace, 1 park and 3 arcades"
         )
-        assert words.group_words("P", 5) == "the group of 5 parks"
+        assert names.group_words("P", 5) == "the group of 5 parks"
 
 
 def test_choices_and_screen_reader_labels_use_words_not_coordinates() -> None:

@@ -17,7 +17,7 @@ from tests.conftest import start_celery_worker, stop
 from tests.games.conftest import build_game, play_random_moves
 
 
-def wait_for(condition, seconds: float = 300) -> None:  # type: ignore[no-untyped-def]
+def wait_for(condition, seconds: float = 300) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if condition():

@@ -41,7 +41,7 @@ def step_goes_on(engine: Engine, before: Any, seat: int, move: dict) -> bool:
     """The rule of principle 8 for the last step, from the engine's own answers: the seat is
     still to move after it (the same turn) and it showed nothing hidden."""
     after = engine.apply_move(before, seat, move)
-    return turn_goes_on(engine, after, seat) and not engine.reveals(before, seat, move)  # type: ignore[attr-defined]
+    return turn_goes_on(engine, after, seat) and not engine.reveals(before, seat, move)
 
 
 def play_through_the_site(game: Game, steps: list[tuple[Any, int, dict]]) -> None:

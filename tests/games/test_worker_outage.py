@@ -55,7 +55,7 @@ def worker_on_own_redis(
     stop(proc)
 
 
-def wait_for(condition, timeout: float) -> bool:  # type: ignore[no-untyped-def]
+def wait_for(condition, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():

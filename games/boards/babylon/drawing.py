@@ -161,10 +161,11 @@ def decorations(legal: dict[str, Any], board: dict[str, Any]) -> list[dict[str, 
         cells = option["cells"]
         at = [[x, y, surface[y * SIZE + x]] for x, y in cells]
         kind = option["kind"]
+        worth = points(kind, at)
         values = {
             "decoration": SYMBOLS[SYMBOL_OF[kind]],
             "cells": "–".join(cell_name(x, y) for x, y in cells),
-            "points": points(kind, at),
+            "points": worth,
         }
         move = {"type": DECORATE, **{k: option[k] for k in ("kind", "x", "y", "toward")}}
         found.append(
@@ -176,7 +177,7 @@ def decorations(legal: dict[str, Any], board: dict[str, Any]) -> list[dict[str, 
                     "babylon",
                     "%(decoration)s on %(cells)s (%(points)s point)",
                     "%(decoration)s on %(cells)s (%(points)s points)",
-                    values["points"],
+                    worth,
                 )
                 % values,
             }

@@ -1,6 +1,7 @@
 """The Hanging Gardens on the site (docs/adding-a-game.md, "Adding a game"): `texts` says what the
 pages say (the lobby entry, labels, messages, rulebook sections), `moves` what a move did in
-data and in words, `drawing` turns a seat's view into the gardens, the display and the tiles.
+data and in words, `drawing` turns a seat's view into the gardens, the display and the tiles,
+`names` names the cards, places and groups.
 """
 
 from games.boards.hanging_gardens.drawing import board

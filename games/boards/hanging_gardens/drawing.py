@@ -16,6 +16,14 @@ from django.utils.translation import pgettext
 
 from games.boards import unmarked_seat
 from games.boards.hanging_gardens.moves import garden_cells
+from games.boards.hanging_gardens.names import (
+    card_motifs,
+    card_words,
+    garden_box,
+    group_words,
+    place_words,
+    square_words,
+)
 from games.boards.hanging_gardens.texts import (
     BUILDING,
     BUILDING_FILL,
@@ -32,14 +40,6 @@ from games.boards.hanging_gardens.texts import (
     compact,
     motif_name,
     printed_values,
-)
-from games.boards.hanging_gardens.words import (
-    card_motifs,
-    card_words,
-    garden_box,
-    group_words,
-    place_words,
-    square_words,
 )
 from games.svg import view_box
 

@@ -6,6 +6,14 @@ from typing import Any
 
 from django.utils.translation import npgettext, pgettext
 
+from games.boards.hanging_gardens.names import (
+    card_motifs,
+    card_words,
+    garden_box,
+    group_words,
+    place_words,
+    square_words,
+)
 from games.boards.hanging_gardens.texts import (
     BUILDING,
     DISCARD_CARD,
@@ -18,14 +26,6 @@ from games.boards.hanging_gardens.texts import (
     card_label,
     motif_name,
     tile_name,
-)
-from games.boards.hanging_gardens.words import (
-    card_motifs,
-    card_words,
-    garden_box,
-    group_words,
-    place_words,
-    square_words,
 )
 
 # --- what a move did, in data and in words ----------------------------------------------------

@@ -59,7 +59,7 @@ def shows_something(
     for viewer in viewers:
         seen, expected = engine.view(before, viewer), engine.view(after, viewer)
         for sample_seed in SAMPLES:
-            sample = engine.determinize(seen, viewer, sample_seed)  # type: ignore[attr-defined]
+            sample = engine.determinize(seen, viewer, sample_seed)
             try:
                 sampled_after = engine.apply_move(sample, seat, move)
             except IllegalMove:
@@ -86,7 +86,7 @@ def test_a_step_that_shows_something_hidden_is_said_to_reveal(
         if not turn_goes_on(engine, after, seat):
             continue
         if shows_something(engine, players, before, seat, move, after):
-            assert engine.reveals(before, seat, move), move  # type: ignore[attr-defined]
+            assert engine.reveals(before, seat, move), move
             assert not can_take_back_step(engine, before, seat, move, after)
 
 

@@ -129,8 +129,13 @@ class Command(BaseCommand):
         if response.status_code != 200:
             raise CommandError(f"{url} answered {response.status_code}.")
         queries = []
+
         # Counted by a wrapper: the query log is emptied when each request starts.
-        with connection.execute_wrapper(lambda execute, *a: queries.append(1) or execute(*a)):
+        def count(execute: Any, *args: Any) -> Any:
+            queries.append(1)
+            return execute(*args)
+
+        with connection.execute_wrapper(count):
             client.get(url)
         times = []
         for _ in range(requests):
