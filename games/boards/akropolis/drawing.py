@@ -309,6 +309,7 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "last_taken": last_taken,
         "cities": cities,
         "placements": placements,
+        "placement_options": placement_options(placements),
         "stacks_left": view["stacks_left"],
         "face_down_tiles": view["face_down_tiles"],
         "round": view["round"],
@@ -362,3 +363,15 @@ def city_svg(city: dict[str, Any]) -> SafeString:
         )
     parts.append(f"{city['previews_svg']}</svg>\n")
     return mark_safe("".join(parts))
+
+
+def placement_options(placements: list[dict[str, Any]]) -> SafeString:
+    """The placement picker's options, one per legal placement (often more than a hundred),
+    written here for the reason the city's picture is (`city_svg`)."""
+    return mark_safe(
+        "".join(
+            f'<option value="{conditional_escape(p["value"])}" data-index="{p["index"]}" '
+            f'data-q="{p["q"]}" data-r="{p["r"]}">{conditional_escape(p["label"])}</option>'
+            for p in placements
+        )
+    )
