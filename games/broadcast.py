@@ -1,18 +1,17 @@
 """Telling open game pages that a game changed (DESIGN.md principle 7: sockets are hints).
 
-The group message carries only the game's id and move number (and the times of its hops),
-never HTML or state: the boards are rendered in the server processes, each from one seat's
-view (principle 4).
+The group message carries only the game's id and move number (and, traced, the times of its
+hops: infra/timing.py), never HTML or state: the boards are rendered in the server processes,
+each from one seat's view (principle 4).
 """
 
 from __future__ import annotations
 
 import secrets
-import time
 
 from channels.layers import get_channel_layer
 
-from infra import announce
+from infra import announce, timing
 
 LOBBY_GROUP = "lobby"
 
@@ -47,9 +46,9 @@ def notify_game_changed(game_id: int, revision: int) -> None:
         "game": game_id,
         "version": revision,
         "event": secrets.token_hex(6),
-        # When each hop began (seconds since the epoch): the live trace (settings.LIVE_TRACE).
-        "at": {"commit": time.time()},
     }
+    # Only when tracing (settings.LIVE_TRACE): the time each hop begins, from the commit.
+    timing.traced(message, "commit")
     # At most once anyway: a page that misses this fetches the board when it notices. Each hub
     # reads the game as it is when the hint arrives, so a later hint makes a kept one needless.
     what = f"revision {revision} of game {game_id}"

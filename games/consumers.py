@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import random
-import time
 import uuid
 from typing import Any
 from urllib.parse import parse_qs
@@ -29,6 +27,7 @@ from accounts.sessions import SessionBound, signs_in
 from games import broadcast, live
 from games.models import Game, OpenPage, Review
 from games.services.notices import PAGE_RENEW_SECONDS
+from infra import timing
 
 # Swapped into the waiting room's empty #room-signal; the room then reloads itself over HTTP.
 ROOM_SIGNAL = '<div id="room-signal" data-version="{revision}"></div>'
@@ -139,7 +138,7 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
             return
         self.sent_revision, self.sent_stamp = snapshot.revision, snapshot.stamp
         if settings.LIVE_TRACE:
-            html += trace(event)
+            html += timing.trace_comment(event, "send")
         await self.send(text_data=html)
 
     async def game_changed(self, event: dict[str, Any]) -> None:
@@ -168,14 +167,6 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
             return str(user.language)
         cookie = self.scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
         return cookie if cookie in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
-
-
-def trace(event: dict[str, Any]) -> str:
-    """When each hop of this board began, from the commit to the send (settings.LIVE_TRACE):
-    an HTML comment after the board, with times only."""
-    hops = {k: float(v) for k, v in dict(event.get("at") or {}).items()}
-    hops["send"] = time.time()
-    return f"<!--live-trace {json.dumps(hops)}-->"
 
 
 class LobbyConsumer(SessionBound, AsyncWebsocketConsumer):

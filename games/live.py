@@ -43,6 +43,7 @@ from django.utils import translation
 from accounts.sessions import SESSIONS_GROUP
 from games import broadcast
 from games.models import Game, Seat
+from infra import timing
 
 logger = logging.getLogger(__name__)
 
@@ -164,8 +165,7 @@ class Hub:
                 await self._recover()
                 continue
             if event.get("type") == "game.changed":
-                if isinstance(event.get("at"), dict):
-                    event["at"]["receive"] = time.time()
+                timing.stamp(event, "receive")
                 asyncio.create_task(self._deliver(event))
             elif event.get("type") == "session.ended":
                 asyncio.create_task(self._end_sessions(event))
@@ -228,9 +228,9 @@ class Hub:
         connection from the pool), views drawn before for this board coming from `boards`."""
         wanted = {(w.user_id, w.language) for w in watchers}
         snapshot, drawn, read_at = await read_and_draw(game_id, wanted, self.boards)
-        trace = event.get("at") if settings.LIVE_TRACE else None
-        if isinstance(trace, dict):
-            trace["read"], trace["render"] = read_at, time.time()
+        if settings.LIVE_TRACE:
+            timing.stamp(event, "read", read_at)
+            timing.stamp(event, "render")
         if snapshot.game is None:
             return []
         self.boards.update(drawn)

@@ -28,7 +28,6 @@ import asyncio
 import logging
 import os
 import threading
-import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -36,6 +35,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
+
+from infra import timing
 
 logger = logging.getLogger(__name__)
 
@@ -152,8 +153,7 @@ async def _deliver(
 
 
 async def _group_send(layer: Any, group: str, message: dict[str, Any]) -> None:
-    if isinstance(message.get("at"), dict):
-        message["at"]["publish"] = time.time()  # a traced message (games/broadcast.py)
+    timing.stamp(message, "publish")  # a traced message (games/broadcast.py)
     await asyncio.wait_for(layer.group_send(group, message), TIMEOUT)
 
 

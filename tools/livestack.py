@@ -139,10 +139,28 @@ def process_kind(command: str, pid: int) -> str:
     return "other"
 
 
-def process_cpu() -> dict[str, float]:
+@dataclass(frozen=True)
+class Mine:
+    """Which processes are the benchmark's own, on a machine that runs other work too: the
+    ones it started (`pids`) with their children, and the PostgreSQL backends serving its
+    `database`. Servers, workers and backends of anyone else count as "other"; PostgreSQL's
+    and Redis's shared processes (the WAL writer, the one Redis) count as the benchmark's."""
+
+    pids: frozenset[int]
+    database: str
+
+
+def mine_of(processes: list[subprocess.Popen[bytes]]) -> Mine:
+    """The benchmark's own: the processes it started, and its database (the settings')."""
+    from django.conf import settings
+
+    return Mine(frozenset(p.pid for p in processes), str(settings.DATABASES["default"]["NAME"]))
+
+
+def process_cpu(mine: Mine | None = None) -> dict[str, float]:
     """Core-seconds each kind of process has used so far (user and system, from /proc)."""
     second = os.sysconf("SC_CLK_TCK")
-    kinds: dict[str, float] = {}
+    found: dict[int, tuple[int, str, float]] = {}  # pid -> parent, command, core-seconds
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -151,16 +169,42 @@ def process_cpu() -> dict[str, float]:
             command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue  # it ended meanwhile
-        # After "pid (name)": state is the 3rd field, utime the 14th and stime the 15th.
+        # After "pid (name)": state is the 3rd field, the parent the 4th, utime the 14th and
+        # stime the 15th.
         rest = stat.rsplit(")", 1)[1].split()
-        used = (int(rest[11]) + int(rest[12])) / second
-        kind = process_kind(command, int(entry.name))
+        found[int(entry.name)] = (int(rest[1]), command, (int(rest[11]) + int(rest[12])) / second)
+    kinds: dict[str, float] = {}
+    for pid, (_, command, used) in found.items():
+        kind = process_kind(command, pid)
+        if mine is not None and not is_mine(pid, kind, command, found, mine):
+            kind = "other"
         kinds[kind] = kinds.get(kind, 0.0) + used
     return kinds
 
 
-def cpu_sample() -> CpuSample | None:
-    """None where /proc/stat is not there (not Linux)."""
+def is_mine(
+    pid: int, kind: str, command: str, found: dict[int, tuple[int, str, float]], mine: Mine
+) -> bool:
+    if kind == "PostgreSQL":
+        # A backend's title names its database and its client ("postgres: 15/main: user
+        # club_bench 127.0.0.1(52076) idle"); the server's own processes serve every one.
+        words = command.split()
+        backend = words[:1] == ["postgres:"] and len(words) >= 5 and words[4].endswith(")")
+        return not backend or words[3] == mine.database
+    if kind not in ("ASGI servers", "Celery workers"):
+        return True
+    seen = set()
+    while pid not in mine.pids:
+        if pid in seen or pid not in found:
+            return False
+        seen.add(pid)
+        pid = found[pid][0]
+    return True
+
+
+def cpu_sample(mine: Mine | None = None) -> CpuSample | None:
+    """None where /proc/stat is not there (not Linux). `mine`: count only the benchmark's
+    own servers, workers and database backends as such."""
     try:
         line = Path("/proc/stat").read_text().split("\n", 1)[0]
         # user, nice, system, idle, iowait, irq, softirq, steal (guest time is inside user)
@@ -170,7 +214,7 @@ def cpu_sample() -> CpuSample | None:
     second = os.sysconf("SC_CLK_TCK")
     total, idle = sum(ticks) / second, (ticks[3] + ticks[4]) / second
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    return CpuSample(total - idle, total, usage.ru_utime + usage.ru_stime, process_cpu())
+    return CpuSample(total - idle, total, usage.ru_utime + usage.ru_stime, process_cpu(mine))
 
 
 # The samples at the start and at the end of a measurement.

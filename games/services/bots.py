@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.bots import choose_move
-from games.models import Game
+from games.models import Game, Seat
 from games.services import common
 from games.services.common import GameError, bot_budget, bot_seed, current_state, engine_for
 from games.services.moves import play_move
@@ -26,11 +26,12 @@ def play_bot_turn(*, game_id: int, seat: int, expected_version: int) -> bool:
     returns False without playing. The bot thinks outside the row lock; `play_move` checks
     the version again under the lock, so two copies of a task never both play.
     """
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.RUNNING or game.version != expected_version:
-        return False
-    seat_row = game.seats.filter(position=seat).first()
+    # The seat with its game, in one query.
+    seat_row = Seat.objects.select_related("game").filter(game_id=game_id, position=seat).first()
     if seat_row is None or not seat_row.is_bot:
+        return False
+    game = seat_row.game
+    if game.status != Game.Status.RUNNING or game.version != expected_version:
         return False
     engine = engine_for(game.engine_slug)
     state = current_state(game, engine)

@@ -20,6 +20,7 @@ from games import broadcast, engines, payloads
 from games.engines.base import CodedError, Engine
 from games.models import PRACTICE_OPTION, Game, Seat
 from games.outbox import outbox
+from infra import timing
 
 logger = logging.getLogger("games.services")
 
@@ -44,8 +45,11 @@ def engine_for(slug: str) -> Engine:
 
 def locked(game_id: int) -> Game:
     """The game row, locked until the transaction ends (PostgreSQL; SQLite serialises all
-    writers because settings open every transaction with BEGIN IMMEDIATE)."""
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    writers because settings open every transaction with BEGIN IMMEDIATE). Traced, the
+    lock and the commit each end a hop of the request (infra/timing.py)."""
+    timing.mark_on_commit("commit")  # before any other commit hook of the transaction
+    with timing.span("lock"):
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise GameError("unknown_game", f"There is no game {game_id}.")
     return game

@@ -95,6 +95,7 @@ def settle(game: Game, engine: Engine, state: Any, *, version: int, now: datetim
         game.turn_started_at = None
 
 
+@timing.span("move")
 def record_move(
     game: Game, engine: Engine, state: Any, seat: int, move: dict[str, Any], *, by_bot: bool
 ) -> Any:
@@ -147,9 +148,7 @@ def play_move(
     Returns the game as it stands after the move, its seats and their members loaded.
     """
     check_move_payload(move)
-    timing.mark_on_commit("commit")
     game = locked(game_id)
-    timing.mark("lock")
     if game.status != Game.Status.RUNNING:
         raise GameError("not_running", "The game is not running.")
     if type(seat) is not int or not 0 <= seat < game.players:
@@ -174,7 +173,6 @@ def play_move(
         raise GameError("not_bot_seat", "A member plays this seat.")
     engine = engine_for(game.engine_slug)
     state = record_move(game, engine, current_state(game, engine), seat, move, by_bot=by_bot)
-    timing.mark("move")
     if seat_row.told_turn:  # the member has moved: the next wait may be told again
         seat_row.told_turn = False
         seat_row.save(update_fields=["told_turn"])

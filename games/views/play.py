@@ -127,16 +127,15 @@ def after_the_post(
     if request.htmx and played is not None and error is None:
         # The mover's own view of the board the move made: the hub draws the same for the
         # mover's socket at this moment, and the two share one drawing (games/live.py).
-        board = live.shared_board(played, seat.position, get_language())
-        timing.mark("render")
+        with timing.span("render"):
+            board = live.shared_board(played, seat.position, get_language())
         return HttpResponse(board)
     if request.htmx:
         # htmx swaps only 2xx answers: the reason is shown inside the fresh board.
-        ctx = play_context(game, seat, error=error)
-        timing.mark("context")
-        answer = render(request, "games/play.html#board", ctx)
-        timing.mark("render")
-        return answer
+        with timing.span("context"):
+            ctx = play_context(game, seat, error=error)
+        with timing.span("render"):
+            return render(request, "games/play.html#board", ctx)
     if error is None:
         return redirect("games:play", game_id=game.pk)
     ctx = play_context(game, seat, error=error)

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
+from games import broadcast
 from games.models import Game
 from infra import timing
 from tools.load import SERVER_TIMING, Post, post_hop_lines
@@ -119,3 +120,21 @@ def test_the_load_report_lists_the_hops_of_the_posts() -> None:
     assert by_name["(server, all hops)"] == "10.0 / 12.0 / 12.0"
     # 50 ms waited, 12 of them in the server's hops; 30 ms waited, 10 in them.
     assert by_name["(outside the hops)"] == "20.0 / 38.0 / 38.0"
+
+
+def test_an_announcement_carries_the_times_of_its_hops_only_when_traced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sent: list[dict[str, object]] = []
+    monkeypatch.setattr(
+        broadcast.announce, "send", lambda layer, group, message, what, **_: sent.append(message)
+    )
+    with override_settings(LIVE_TRACE=False):
+        broadcast.notify_game_changed(1, 3)
+    with override_settings(LIVE_TRACE=True):
+        broadcast.notify_game_changed(1, 4)
+    untraced, traced = sent
+    # The hint says which game changed and to which revision; a time of day is no part of it.
+    assert set(untraced) == {"type", "game", "version", "event"}
+    assert traced["version"] == 4
+    assert list(traced["at"]) == ["commit"]  # type: ignore[call-overload]

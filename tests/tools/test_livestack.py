@@ -47,3 +47,22 @@ def test_every_server_the_benchmark_offers_is_installed() -> None:
     the site's): each must be there to compare them again."""
     for kind in serve.KINDS:
         assert Path(serve.argv("127.0.0.1", 8000, kind)[0]).is_file(), kind
+
+
+def test_only_the_benchmarks_own_servers_workers_and_backends_count_as_theirs() -> None:
+    found = {
+        10: (1, "/venv/bin/python -m infra.serve --port 8001", 1.0),  # started by the benchmark
+        11: (1, "/venv/bin/celery -A config worker -Q play", 1.0),  # started by the benchmark
+        12: (11, "/venv/bin/celery -A config worker -Q play", 1.0),  # its prefork child
+        20: (1, "/venv/bin/celery -A config worker -Q play", 1.0),  # another session's
+        30: (1, "postgres: 15/main: postgres club_bench 127.0.0.1(52076) idle", 1.0),
+        31: (1, "postgres: 15/main: postgres club_other 127.0.0.1(52080) COMMIT", 1.0),
+        32: (1, "postgres: 15/main: background writer", 1.0),  # serves every database
+    }
+    mine = livestack.Mine(pids=frozenset({10, 11}), database="club_bench")
+    theirs = {
+        pid
+        for pid, (_, command, _) in found.items()
+        if livestack.is_mine(pid, livestack.process_kind(command, pid), command, found, mine)
+    }
+    assert theirs == {10, 11, 12, 30, 32}

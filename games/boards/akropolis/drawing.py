@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from django.template.loader import render_to_string
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
@@ -190,7 +190,7 @@ def drawn_city(
                 return dict(found)
     drawn = city(view, seat, with_moves=with_moves, marked=marked)
     drawn["name"], drawn["is_mine"] = name, is_mine
-    drawn["svg"] = mark_safe(render_to_string("games/akropolis/_board.svg", {"city": drawn}))
+    drawn["svg"] = city_svg(drawn)
     if key is not None:
         with _drawn_cities_lock:
             _drawn_cities[key] = drawn
@@ -309,6 +309,7 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "last_taken": last_taken,
         "cities": cities,
         "placements": placements,
+        "placement_options": placement_options(placements),
         "stacks_left": view["stacks_left"],
         "face_down_tiles": view["face_down_tiles"],
         "round": view["round"],
@@ -317,3 +318,60 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "turns_total": view["turns_total"],
         "chief_name": names[view["chief"]],
     }
+
+
+def city_svg(city: dict[str, Any]) -> SafeString:
+    """A city's picture (`drawn_city`): its hexes, the last move's outlines, the places it
+    offers and their previews. Written here rather than in a template, as the previews are:
+    a city has dozens of hexes, and the template engine took most of a board's drawing time
+    to write them. Every text is escaped; the rest are numbers and this module's colours."""
+    spots = city["spots"]
+    label = _("City of %(name)s") % {"name": conditional_escape(city["name"])}
+    parts = [
+        f'<svg class="city-svg{" mine" if city["is_mine"] else ""}" '
+        f'viewBox="{conditional_escape(city["view_box"])}" xmlns="http://www.w3.org/2000/svg" '
+        f'role="{"group" if spots else "img"}" aria-label="{label}" data-seat="{city["seat"]}"'
+        f"{' data-roving' if spots else ''}>\n"
+    ]
+    for c in city["cells"]:
+        level, points = c["level"], c["points"]
+        classes = f"hex level-{level}{' plaza' if c['plaza'] else ''}"
+        parts.append(
+            f'<g class="{classes}{" last-move" if c["last"] else ""}" data-q="{c["q"]}" '
+            f'data-r="{c["r"]}" data-hex="{conditional_escape(c["kind"])}" data-level="{level}">'
+            f'<title>{conditional_escape(c["title"])}</title><polygon points="{points}" '
+            f'fill="{c["fill"]}"/><polygon class="shade" points="{points}"/>'
+        )
+        if c["plaza"]:
+            parts.append(
+                f'<polygon class="plaza-ring" points="{c["inner"]}"/>'
+                f'<text class="stars" x="{c["x"]}" y="{c["y"]}">{c["stars"]}</text>'
+            )
+        if level > 1:
+            parts.append(f'<text class="level" x="{c["x"]}" y="{c["y"]}" dy="-11">{level}</text>')
+        parts.append("</g>\n")
+    for c in city["cells"]:
+        if c["last"]:
+            parts.append(f'<polygon class="last-move-outline" points="{c["points"]}"/>')
+    for n, s in enumerate(spots):
+        title = conditional_escape(s["title"])
+        parts.append(
+            f'<g class="spot" data-q="{s["q"]}" data-r="{s["r"]}" data-x="{s["x"]}" '
+            f'data-y="{s["y"]}" data-roving-item tabindex="{0 if n == 0 else -1}" role="button" '
+            f'aria-label="{title}"><title>{title}</title><polygon points="{s["points"]}"/>'
+            f'<circle cx="{s["x"]}" cy="{s["dot_y"]}" r="4"/></g>\n'
+        )
+    parts.append(f"{city['previews_svg']}</svg>\n")
+    return mark_safe("".join(parts))
+
+
+def placement_options(placements: list[dict[str, Any]]) -> SafeString:
+    """The placement picker's options, one per legal placement (often more than a hundred),
+    written here for the reason the city's picture is (`city_svg`)."""
+    return mark_safe(
+        "".join(
+            f'<option value="{conditional_escape(p["value"])}" data-index="{p["index"]}" '
+            f'data-q="{p["q"]}" data-r="{p["r"]}">{conditional_escape(p["label"])}</option>'
+            for p in placements
+        )
+    )

@@ -110,7 +110,9 @@ class Command(BaseCommand):
                 processes.append(livestack.start(worker, logs / "worker.log"))
                 processes.append(livestack.start(heavy, logs / "worker-heavy.log"))
 
-            window, cpu = asyncio.run(self.watch(watches, cookie, options["seconds"], start_worker))
+            window, cpu = asyncio.run(
+                self.watch(watches, cookie, options["seconds"], start_worker, processes)
+            )
         finally:
             for proc in reversed(processes):
                 livestack.stop(proc)
@@ -137,7 +139,12 @@ class Command(BaseCommand):
         return games, livestack.session_cookie("bench-watcher")
 
     async def watch(
-        self, watches: list[Watch], cookie: str, seconds: float, start_worker: Any
+        self,
+        watches: list[Watch],
+        cookie: str,
+        seconds: float,
+        start_worker: Any,
+        processes: list[subprocess.Popen[bytes]],
     ) -> tuple[tuple[float, float], livestack.CpuSpan]:
         """Connect every socket, start the bots, listen for `seconds`; returns the window and
         the machine's CPU samples at its two ends."""
@@ -149,9 +156,11 @@ class Command(BaseCommand):
         deadline = time.monotonic() + 60
         while not all(len(w.arrivals) >= WARM_UP for w in watches) and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
-        begin, cpu_before = time.time(), livestack.cpu_sample()
+        # Only the processes started here count as the site's (the machine may run others).
+        mine = livestack.mine_of(processes)
+        begin, cpu_before = time.time(), livestack.cpu_sample(mine)
         await asyncio.sleep(seconds)
-        end, cpu_after = time.time(), livestack.cpu_sample()
+        end, cpu_after = time.time(), livestack.cpu_sample(mine)
         await asyncio.sleep(3.0)  # what is on its way when the window closes still counts
         await livestack.close_sockets(tasks)
         return (begin, end), (cpu_before, cpu_after)
