@@ -271,21 +271,21 @@ def row_of(part: str, username: str) -> str:
     return part[part.index(f'<tr data-member="{username}"') :].split("</tr>")[0]
 
 
-def test_a_members_page_listens_on_the_lobby_socket_and_fetches_its_live_part(
+def test_a_members_page_listens_on_its_tournaments_socket_and_fetches_its_live_part(
     alice: User,
 ) -> None:
     t = create(organiser())
     tournaments.register(tournament_id=t.pk, user=alice)
     client = signed_in(alice)
     page = client.get(t.get_absolute_url()).text
-    assert 'ws-connect="/ws/lobby/"' in page
+    assert f'ws-connect="/ws/tournaments/{t.pk}/"' in page
     assert f'hx-get="{t.get_absolute_url()}"' in page
     part = client.get(t.get_absolute_url(), headers={"HX-Request": "true"}).text
     assert "<html" not in part
     assert part.lstrip().startswith('<div id="tournament-part"')
     assert "Alice" in part and "Withdraw" in part
-    # A visitor reads the page; the lobby socket takes members only.
-    assert 'ws-connect="/ws/lobby/"' not in Client().get(t.get_absolute_url()).text
+    # A visitor reads the page; the tournament's socket takes members only.
+    assert "/ws/tournaments/" not in Client().get(t.get_absolute_url()).text
 
 
 def test_every_change_of_a_tournament_hints_its_open_pages(
