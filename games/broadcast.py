@@ -32,6 +32,24 @@ def notify_lobby_changed() -> None:
     )
 
 
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament-{tournament_id}"
+
+
+def night_group(night_id: int) -> str:
+    return f"night-{night_id}"
+
+
+def notify_page_changed(group: str) -> None:
+    """A tournament or a game night changed (`tournament_group`, `night_group`): its open pages,
+    and theirs alone, fetch their live part again. A change elsewhere in the club makes no
+    tournament or night page fetch."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    announce.send(layer, group, {"type": "page.changed"}, f"a change of {group}", supersedes=True)
+
+
 def notify_game_changed(game_id: int, revision: int) -> None:
     """Once per change, whatever the number of sockets: each server process's hub hears it
     and renders each viewpoint once (games/live). `revision` is `Game.revision` (moves

@@ -178,7 +178,7 @@ class LobbyConsumer(SessionBound, AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close()
             return
-        self.group = broadcast.LOBBY_GROUP
+        self.group = self.group_name()
         # The member's group tells when the session ends (accounts/sessions).
         self.member_group = user_group(user.pk)
         self.remember_session(user.pk)
@@ -194,7 +194,14 @@ class LobbyConsumer(SessionBound, AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Browsers have nothing to say here; ignore it."""
 
+    def group_name(self) -> str:
+        return broadcast.LOBBY_GROUP
+
     async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=LOBBY_SIGNAL)
+
+    async def page_changed(self, event: dict[str, Any]) -> None:
+        """This socket's tournament or game night changed (the consumers below)."""
         await self.send(text_data=LOBBY_SIGNAL)
 
     # The member's group also carries the member's notifications (accounts/broadcast), which
@@ -206,3 +213,19 @@ class LobbyConsumer(SessionBound, AsyncWebsocketConsumer):
 
     async def notifications_read(self, event: dict[str, Any]) -> None:
         """The badge's socket (accounts/consumers) shows it."""
+
+
+class TournamentConsumer(LobbyConsumer):
+    """A tournament page's socket: the same hint as the lobby's, sent only when this
+    tournament changes (broadcast.notify_page_changed), so a change elsewhere in the club
+    makes no open tournament page fetch its live part."""
+
+    def group_name(self) -> str:
+        return broadcast.tournament_group(int(self.scope["url_route"]["kwargs"]["tournament_id"]))
+
+
+class NightConsumer(LobbyConsumer):
+    """A game night page's socket: the hint only when this night changes."""
+
+    def group_name(self) -> str:
+        return broadcast.night_group(int(self.scope["url_route"]["kwargs"]["night_id"]))

@@ -11,7 +11,11 @@ tests/games/test_season_standings.py checks.
 
 What a game's end does not see makes the season count again when next asked: its days edited
 (games/seasons.save_season), results written in bulk (seeding, `forget_standings`), or another
-minimum of games (settings.SEASON_MIN_GAMES, kept with the rows).
+minimum of games (settings.SEASON_MIN_GAMES, kept with the rows). So does any delete that takes
+counted rows away, in its own transaction (`watch_deletes`, connected at start-up): a result
+(alone, or with its game) makes the season its game finished in count again, and reads again the
+deleted seat's member's ratings at the end of the kept seasons after it; a member makes every
+season they have a row in count again (their results stay, as a seat no member holds).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from django.db.models import (
     Sum,
     When,
 )
+from django.db.models.signals import post_delete, pre_delete
 
 from games.models import Game, Result, Season, SeasonStanding
 
@@ -384,3 +389,56 @@ def refresh_ratings(seasons: list[Season], slug: str, members: set[int]) -> None
                 changed.append(row)
     if changed:
         SeasonStanding.objects.bulk_update(changed, ["rating"])
+
+
+# --- deletes -----------------------------------------------------------------------------------
+
+
+def forget_deleted_result(result: Result) -> None:
+    """A result was deleted (alone, or with its game, whose row is still there): the season
+    its game finished in counts again when next asked, and the kept seasons after it read
+    again the member's rating at their end (it may have come from this game). Every season
+    from the game's day on is locked, kept or not, as `count_finished_game` locks them: one
+    being counted now is then read as it commits, kept, and forgotten."""
+    found = Game.objects.filter(pk=result.game_id).values_list("finished_at", "engine_slug").first()
+    if found is None:
+        return
+    finished_at, slug = found
+    if finished_at is None:
+        return  # never finished: in no season
+    day = club_day(finished_at)
+    locked = list(Season.objects.select_for_update().filter(ends_on__gte=day).order_by("starts_on"))
+    for season in locked:
+        if season.starts_on <= day and season.standings_stored:
+            forget_season(season)
+    later = [season for season in locked if season.starts_on > day and is_kept(season)]
+    if later and result.user_id is not None:
+        refresh_ratings(later, slug, {result.user_id})
+
+
+def forget_deleted_member(user_id: int) -> None:
+    """A member is being deleted: every season they have a kept row in counts again when next
+    asked, so the places below theirs close up. All seasons are locked (a club has a few), so
+    one being counted now is read as it commits, with the member's rows."""
+    locked = list(Season.objects.select_for_update().order_by("starts_on"))
+    theirs = set(SeasonStanding.objects.filter(user_id=user_id).values_list("season_id", flat=True))
+    for season in locked:
+        if season.pk in theirs:
+            forget_season(season)
+
+
+def result_deleted(sender: Any, instance: Result, **kwargs: Any) -> None:
+    forget_deleted_result(instance)
+
+
+def member_deleting(sender: Any, instance: Any, **kwargs: Any) -> None:
+    forget_deleted_member(instance.pk)
+
+
+def watch_deletes() -> None:
+    """Connect the deletes above. A result's is sent after its row is gone (a game's results
+    go before the game's row), a member's before their rows go with them."""
+    post_delete.connect(result_deleted, sender=Result, dispatch_uid="season-result-deleted")
+    pre_delete.connect(
+        member_deleting, sender=settings.AUTH_USER_MODEL, dispatch_uid="season-member-deleting"
+    )

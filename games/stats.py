@@ -345,9 +345,20 @@ def head_to_head(user: Any) -> list[dict[str, Any]]:
 
 
 def best_first(ratings: QuerySet[Rating]) -> QuerySet[Rating]:
-    """The ratings that make a leaderboard (MIN_RATED_GAMES rated games or more), best first."""
+    """The ratings that make a leaderboard (MIN_RATED_GAMES rated games or more), best first.
+
+    Two first games of a bot level at once may leave it a second row (with no member the
+    unique constraint cannot stop it); every later game rates the oldest (games/ratings.py),
+    so the oldest is the level's rating and the others are left out, wherever they stand."""
+    older_twin = Rating.objects.filter(
+        engine_slug=OuterRef("engine_slug"),
+        user__isnull=True,
+        bot_level=OuterRef("bot_level"),
+        pk__lt=OuterRef("pk"),
+    )
     return (
         ratings.filter(games_played__gte=MIN_RATED_GAMES)
+        .exclude(Q(user__isnull=True) & Exists(older_twin))
         .select_related("user")
         .annotate(score=F("mu") - 3 * F("sigma"))
         .order_by("-score", "pk")
@@ -369,15 +380,11 @@ def leaderboard(engine_slug: str, head: int | None = None) -> list[dict[str, Any
 def board_of(rows: Iterable[Rating], head: int | None = None) -> list[dict[str, Any]]:
     """The leaderboard of the ratings given best first (with `head`, read up to the row after
     the head), each row with its place and whether it is tied."""
-    seen_bots: set[str] = set()
     board: list[dict[str, Any]] = []
     for rating in rows:
         if rating.user is None:
-            # A concurrent first game may have left a second row for a bot level; the
-            # oldest is the one that is kept up to date (games/ratings.py).
-            if rating.bot_level in seen_bots or rating.bot_level not in BOT_LABELS:
-                continue
-            seen_bots.add(rating.bot_level)
+            if rating.bot_level not in BOT_LABELS:
+                continue  # a level the site no longer has
             who = Player(None, rating.bot_level, str(BOT_LABELS[rating.bot_level]))
         else:
             who = Player(rating.user_id, "", rating.user.name, rating.user.username)
@@ -413,8 +420,8 @@ def in_slices(rows: QuerySet[Rating], size: int) -> Iterator[Rating]:
 def top_of_every_game(count: int = 5) -> list[dict[str, Any]]:
     """The first `count` rows of each game's standings (the club page and the standings'
     index), in the catalogue's order: the first rows of every game in one query (a few more
-    than `count`, for a bot level's second row and the tie after the last), and a game's own
-    query only where those were not enough."""
+    than `count`, for bot levels the site no longer has and the tie after the last), and a
+    game's own query only where those were not enough."""
     titles = game_titles()
     wanted = count + 4
     nth = Window(

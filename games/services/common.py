@@ -92,6 +92,18 @@ def announce_lobby_on_commit() -> None:
     transaction.on_commit(broadcast.notify_lobby_changed, robust=True)
 
 
+def announce_tournament_on_commit(tournament_id: int) -> None:
+    """The tournament changed: its open pages fetch their live part again."""
+    group = broadcast.tournament_group(tournament_id)
+    transaction.on_commit(partial(broadcast.notify_page_changed, group), robust=True)
+
+
+def announce_night_on_commit(night_id: int) -> None:
+    """The game night changed: its open pages fetch their live part again."""
+    group = broadcast.night_group(night_id)
+    transaction.on_commit(partial(broadcast.notify_page_changed, group), robust=True)
+
+
 def task_named(name: str) -> Signature:
     """The task `games.tasks.<name>`, by its registered name: the tasks call the services, so
     the services name a task rather than import its module (no import cycle)."""

@@ -25,7 +25,13 @@ from django.utils import timezone
 from accounts.models import Notification, User
 from accounts.services import notify
 from games.models import GameNight, GameNightPlayer
-from games.services.common import BOT_LEVELS, GameError, announce_lobby_on_commit, engine_for
+from games.services.common import (
+    BOT_LEVELS,
+    GameError,
+    announce_lobby_on_commit,
+    announce_night_on_commit,
+    engine_for,
+)
 from games.services.lobby import create_game, join_seat
 
 logger = logging.getLogger(__name__)
@@ -133,6 +139,7 @@ def join_night(*, night_id: int, user: User) -> None:
     if user.pk != night.host_id:
         _tell_host_after_commit(night, user, Kind.NIGHT_JOINED)
     announce_lobby_on_commit()
+    announce_night_on_commit(night.pk)
 
 
 @transaction.atomic
@@ -147,6 +154,7 @@ def leave_night(*, night_id: int, user: User) -> None:
         raise GameError("night_not_joined", "The member has not joined this game night.")
     _tell_host_after_commit(night, user, Kind.NIGHT_LEFT)
     announce_lobby_on_commit()
+    announce_night_on_commit(night.pk)
 
 
 @transaction.atomic
@@ -168,6 +176,7 @@ def cancel_night(*, night_id: int, user: User) -> None:
     _tell_after_commit(joined, Kind.NIGHT_CANCELLED, night, reason="joined", **host)
     _tell_after_commit(invited, Kind.NIGHT_CANCELLED, night, reason="invited", **host)
     announce_lobby_on_commit()
+    announce_night_on_commit(night.pk)
 
 
 # --- the beat task ----------------------------------------------------------------------------
@@ -225,6 +234,7 @@ def start_night(*, night_id: int, now: datetime) -> str:
         night.save(update_fields=["status"])
         _tell_after_commit([p.user_id for p in joined], Kind.NIGHT_CANCELLED, night)
         announce_lobby_on_commit()
+        announce_night_on_commit(night.pk)
         return "cancelled"
     host = next((p.user for p in joined if p.user_id == night.host_id), joined[0].user)
     guests = [p.user for p in joined if p.user_id != host.pk]
@@ -245,7 +255,8 @@ def start_night(*, night_id: int, now: datetime) -> str:
     night.game = game
     night.save(update_fields=["status", "game"])
     _tell_after_commit([p.user_id for p in joined], Kind.NIGHT_STARTED, night)
-    announce_lobby_on_commit()  # open night pages fetch their live part: the game's link
+    announce_lobby_on_commit()
+    announce_night_on_commit(night.pk)  # its open pages fetch their live part: the game's link
     return "started"
 
 

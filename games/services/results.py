@@ -13,11 +13,12 @@ from django.utils import timezone
 
 from games import deals, engines, ratings, season_standings
 from games.engines.base import IllegalMove
-from games.models import Game, Result
+from games.models import Game, Result, TournamentTable
 from games.services import notices
 from games.services.common import (
     GameError,
     announce_lobby_on_commit,
+    announce_tournament_on_commit,
     broadcast_on_commit,
     current_state,
     engine_for,
@@ -82,6 +83,9 @@ def finish_game(*, game_id: int) -> list[Result]:
     # Pages re-render with the final table once results exist; the club page's lists too.
     broadcast_on_commit(game)
     announce_lobby_on_commit()
+    at_table = TournamentTable.objects.filter(game=game).values_list("round__tournament_id")
+    for (tournament_id,) in at_table:  # its open pages show the table's result
+        announce_tournament_on_commit(tournament_id)
     return sorted(results, key=lambda r: (r.rank, r.seat))
 
 

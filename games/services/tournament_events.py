@@ -15,7 +15,7 @@ from django.urls import reverse
 from accounts.models import Notification, User
 from accounts.services import notify
 from games.models import Game, Tournament, TournamentEntry, TournamentRound
-from games.services.common import GameError
+from games.services.common import GameError, announce_tournament_on_commit
 from games.services.seats import hand_over_for_good
 
 Entry = TournamentEntry
@@ -122,4 +122,5 @@ def cancel_tournament(*, tournament_id: int, user: User, confirmed: bool = False
     kind = Notification.Kind.TOURNAMENT_CANCELLED
     link = tournament.get_absolute_url()
     transaction.on_commit(partial(tell, told, params, link, kind), robust=True)
+    announce_tournament_on_commit(tournament.pk)  # its open pages show the cancel
     return tournament

@@ -55,7 +55,13 @@ from games.models import (
     TournamentRound,
     TournamentTable,
 )
-from games.services.common import BOT_LEVELS, GameError, announce_lobby_on_commit, engine_for
+from games.services.common import (
+    BOT_LEVELS,
+    GameError,
+    announce_lobby_on_commit,
+    announce_tournament_on_commit,
+    engine_for,
+)
 from games.services.lobby import create_game, join_seat
 from games.services.seats import resign
 from games.services.tournament_events import (  # noqa: F401 (cancel_tournament, entrants)
@@ -197,7 +203,8 @@ def register(*, tournament_id: int, user: User) -> TournamentEntry:
         raise GameError("tournament_withdrawn", "A member who withdrew does not enter again.")
     full = _registered(tournament).count() >= tournament.capacity
     status = Entry.Status.WAITLISTED if full else Entry.Status.REGISTERED
-    announce_lobby_on_commit()  # open tournament pages fetch their entries again
+    announce_lobby_on_commit()
+    announce_tournament_on_commit(tournament.pk)  # its open pages fetch their entries again
     if entry is None:
         return TournamentEntry.objects.create(tournament=tournament, user=user, status=status)
     # Withdrawn before playing: enters again at the end of the queue.
@@ -219,6 +226,7 @@ def withdraw(*, tournament_id: int, user: User) -> None:
     entry.status = Entry.Status.WITHDRAWN
     entry.save(update_fields=["status"])
     announce_lobby_on_commit()
+    announce_tournament_on_commit(tournament.pk)
     for table in TournamentTable.objects.filter(
         round__tournament=tournament, game__status=Game.Status.RUNNING
     ).select_related("game"):
@@ -275,6 +283,7 @@ def run_tournaments(*, now: datetime | None = None) -> dict[str, int]:
                     status=Tournament.Status.CANCELLED
                 )
                 announce_lobby_on_commit()
+                announce_tournament_on_commit(tournament_id)
             outcome = "cancelled"
         if outcome:
             counts[outcome] += 1
@@ -300,7 +309,8 @@ def close_round(*, round_id: int, now: datetime) -> int:
         return 0
     round_.status = TournamentRound.Status.FINISHED
     round_.save(update_fields=["status"])
-    announce_lobby_on_commit()  # open tournament pages show the round closed
+    announce_lobby_on_commit()
+    announce_tournament_on_commit(round_.tournament_id)  # its open pages show the round closed
     return 1
 
 
@@ -322,6 +332,7 @@ def start_next_round(*, tournament_id: int, now: datetime) -> str:
             tournament.status = Tournament.Status.CANCELLED
             tournament.save(update_fields=["status"])
             announce_lobby_on_commit()
+            announce_tournament_on_commit(tournament.pk)
             return "cancelled"
         tournament.status = Tournament.Status.RUNNING
         tournament.order = [e.pk for e in entries]
@@ -351,7 +362,8 @@ def start_next_round(*, tournament_id: int, now: datetime) -> str:
             entry.save(update_fields=["first_round"])
     round_.status = TournamentRound.Status.PLAYING
     round_.save(update_fields=["status", "starts_at", "deadline"])
-    announce_lobby_on_commit()  # open tournament pages show the round's tables
+    announce_lobby_on_commit()
+    announce_tournament_on_commit(tournament.pk)  # its open pages show the round's tables
     return "started"
 
 
@@ -409,7 +421,8 @@ def finish_tournament(*, tournament_id: int) -> int:
     for entry in tournament.entries.filter(pk__in=places):
         entry.final_place = places[entry.pk]
         entry.save(update_fields=["final_place"])
-    announce_lobby_on_commit()  # open tournament pages show the final ranking
+    announce_lobby_on_commit()
+    announce_tournament_on_commit(tournament.pk)  # its open pages show the final ranking
     return 1
 
 

@@ -313,3 +313,114 @@ def test_a_season_counted_while_a_game_of_it_is_scored_misses_nothing(first: str
         (bob.pk, 2, 2),
     }
     assert kept(season) == recounted(season)
+
+
+def table_on_the_page(season: Season) -> list[tuple[str, int | None, float, int]]:
+    """The season page's table as alice reads it: name, place, points and games."""
+    client = Client()
+    client.force_login(User.objects.get(username="alice"))
+    response = client.get(reverse("games:season", args=[season.pk]))
+    assert response.status_code == 200
+    table = response.context["table"]
+    return [
+        (s.player.username, s.place, s.points, s.played) for s in [*table.ranked, *table.unranked]
+    ]
+
+
+def admin_client() -> Client:
+    client = Client()
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    return client
+
+
+def two_winners_and_a_loser(alice: User, bob: User, carol: User) -> Game:
+    """Alice beats bob on 2, 3 and 4 November, carol beats him on 5, 6 and 7 (two players:
+    1 point for the win). Alice and carol share the first place (3 points, average place 1),
+    bob is third with 0 points in 6 games. Returns the game of 3 November."""
+    middle = None
+    for day in (2, 3, 4):
+        game = scored_at(at(day), [(alice, 1, 1.0), (bob, 2, -1.0)])
+        middle = game if day == 3 else middle
+    for day in (5, 6, 7):
+        scored_at(at(day), [(carol, 1, 1.0), (bob, 2, -1.0)])
+    assert middle is not None
+    return middle
+
+
+def test_a_game_deleted_in_the_admin_leaves_the_season_and_the_places_close_up(
+    autumn: Season, alice: User, bob: User, carol: User
+) -> None:
+    middle = two_winners_and_a_loser(alice, bob, carol)
+    assert table_on_the_page(autumn) == [
+        ("alice", 1, 3.0, 3),
+        ("carol", 1, 3.0, 3),
+        ("bob", 3, 0.0, 6),
+    ]
+    response = admin_client().post(
+        reverse("admin:games_game_delete", args=[middle.pk]), {"post": "yes"}
+    )
+    assert response.status_code == 302
+    assert not Game.objects.filter(pk=middle.pk).exists()
+    # Alice has 2 games of the 3 needed: not ranked any more; bob moves up to second.
+    assert table_on_the_page(autumn) == [
+        ("carol", 1, 3.0, 3),
+        ("bob", 2, 0.0, 5),
+        ("alice", None, 2.0, 2),
+    ]
+    assert kept(autumn) == recounted(autumn)
+
+
+def test_a_member_deleted_in_the_admin_leaves_the_table_and_the_places_close_up(
+    autumn: Season, alice: User, bob: User, carol: User
+) -> None:
+    two_winners_and_a_loser(alice, bob, carol)
+    table_on_the_page(autumn)  # counted and kept with carol in it
+    response = admin_client().post(
+        reverse("admin:accounts_user_delete", args=[carol.pk]), {"post": "yes"}
+    )
+    assert response.status_code == 302
+    assert not User.objects.filter(pk=carol.pk).exists()
+    # Carol's games stay played (bob lost them), but she is listed no more.
+    assert table_on_the_page(autumn) == [("alice", 1, 3.0, 3), ("bob", 2, 0.0, 6)]
+    assert kept(autumn) == recounted(autumn)
+
+
+def test_a_result_deleted_alone_counts_its_season_again(
+    autumn: Season, alice: User, bob: User, carol: User
+) -> None:
+    middle = two_winners_and_a_loser(alice, bob, carol)
+    table_on_the_page(autumn)
+    Result.objects.get(game=middle, user=alice).delete()
+    # Bob's seat alone is left of that game: alice 2 games (not ranked), bob still 6.
+    assert table_on_the_page(autumn) == [
+        ("carol", 1, 3.0, 3),
+        ("bob", 2, 0.0, 6),
+        ("alice", None, 2.0, 2),
+    ]
+    assert kept(autumn) == recounted(autumn)
+
+
+def test_a_game_deleted_before_a_kept_season_moves_its_rating_at_the_end(
+    autumn: Season, alice: User, bob: User
+) -> None:
+    # November: a rated game that rates nobody (alice against one bot level in two seats), so
+    # alice's rating at the season's end is the one October's game left her.
+    scored_at(at(2), [(alice, 1), ("normal", 2), ("normal", 3)])
+    october = scored_at(at(20, month=10), [(alice, 1, 2.0), (bob, 2, -2.0)])
+    [row] = SeasonStanding.objects.filter(season=autumn)
+    assert row.rating == 2.0
+    october.delete()
+    [row] = SeasonStanding.objects.filter(season=autumn)
+    assert row.rating is None
+    assert kept(autumn) == recounted(autumn)
+
+
+def test_deleting_an_unfinished_game_or_an_idle_member_keeps_the_standings(
+    autumn: Season, alice: User, bob: User, carol: User
+) -> None:
+    two_winners_and_a_loser(alice, bob, carol)
+    table_on_the_page(autumn)
+    build_game(alice, bob, seed=3).delete()
+    make_user("dave").delete()
+    autumn.refresh_from_db()
+    assert season_standings.is_kept(autumn)

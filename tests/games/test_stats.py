@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import services, stats
+from games import ratings, services, stats
 from games.models import Game, Rating, Result, Seat
 from tests.conftest import make_user
 from tests.games.conftest import play_random_moves
@@ -399,6 +399,29 @@ def test_the_top_of_a_leaderboard_is_its_first_rows_with_places_and_ties(alice, 
         assert tops["akropolis"] == whole[:head]
         assert tops["babylon"] == babylon[:head]
         assert tops["tower-of-babel"] == []
+
+
+def test_a_bot_levels_duplicate_row_shows_the_oldest_the_one_its_games_move(alice) -> None:
+    """Two first games of a bot level at once may leave it two rating rows (the unique
+    constraint cannot hold with no member); every later game rates the oldest
+    (games/ratings.rating_for), so that one is the level's rating, wherever the other stands."""
+    for member in (alice, make_user("bob")):
+        Rating.objects.create(engine_slug="akropolis", user=member, mu=23, sigma=3, games_played=6)
+    oldest = Rating.objects.create(
+        engine_slug="akropolis", bot_level="normal", mu=20, sigma=3, games_played=9
+    )
+    Rating.objects.create(
+        engine_slug="akropolis", bot_level="normal", mu=26, sigma=3, games_played=5
+    )
+    assert ratings.rating_for("akropolis", (None, "normal")).pk == oldest.pk
+    # Displayed: 1000 + 40 x (mu - 3 sigma): the members 1560, the oldest row 1440.
+    expected = [("alice", 1560, 6), ("bob", 1560, 6), ("normal", 1440, 9)]
+    board = stats.leaderboard("akropolis")
+    assert [
+        (r["player"].username or r["player"].bot_level, r["rating"], r["games"]) for r in board
+    ] == expected
+    [top] = [t["board"] for t in stats.top_of_every_game(count=3) if t["slug"] == "akropolis"]
+    assert top == board
 
 
 def test_leaderboard_of_an_unknown_game_is_not_found(alice) -> None:

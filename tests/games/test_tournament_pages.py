@@ -271,21 +271,21 @@ def row_of(part: str, username: str) -> str:
     return part[part.index(f'<tr data-member="{username}"') :].split("</tr>")[0]
 
 
-def test_a_members_page_listens_on_the_lobby_socket_and_fetches_its_live_part(
+def test_a_members_page_listens_on_its_tournaments_socket_and_fetches_its_live_part(
     alice: User,
 ) -> None:
     t = create(organiser())
     tournaments.register(tournament_id=t.pk, user=alice)
     client = signed_in(alice)
     page = client.get(t.get_absolute_url()).text
-    assert 'ws-connect="/ws/lobby/"' in page
+    assert f'ws-connect="/ws/tournaments/{t.pk}/"' in page
     assert f'hx-get="{t.get_absolute_url()}"' in page
     part = client.get(t.get_absolute_url(), headers={"HX-Request": "true"}).text
     assert "<html" not in part
     assert part.lstrip().startswith('<div id="tournament-part"')
     assert "Alice" in part and "Withdraw" in part
-    # A visitor reads the page; the lobby socket takes members only.
-    assert 'ws-connect="/ws/lobby/"' not in Client().get(t.get_absolute_url()).text
+    # A visitor reads the page; the tournament's socket takes members only.
+    assert "/ws/tournaments/" not in Client().get(t.get_absolute_url()).text
 
 
 def test_every_change_of_a_tournament_hints_its_open_pages(
@@ -318,6 +318,43 @@ def test_every_change_of_a_tournament_hints_its_open_pages(
     counts = beat_at(FIRST + timedelta(minutes=1), django_capture_on_commit_callbacks)
     assert counts["closed"] == counts["finished"] == 1
     assert len(hints) > before, "the round closed, the final ranking"
+
+
+def test_a_tournaments_pages_hear_its_own_changes_and_no_other_game(
+    quick_bots: None, django_capture_on_commit_callbacks: Any, monkeypatch: Any
+) -> None:
+    """The hints of its own socket (broadcast.tournament_group): every change of this
+    tournament, its table's game scored included; a game played outside it sends none."""
+    from games import broadcast
+    from tests.games.conftest import build_game
+
+    groups: list[str] = []
+    monkeypatch.setattr(broadcast, "notify_page_changed", groups.append)
+    t = create(organiser(), table_size=2, rounds=1)
+    ours = broadcast.tournament_group(t.pk)
+    members = [make_user(f"m{i}") for i in range(3)]
+
+    def hints(step: Any) -> list[str]:
+        before = len(groups)
+        with django_capture_on_commit_callbacks(execute=True):
+            step()
+        return groups[before:]
+
+    for member in members:
+        assert ours in hints(lambda m=member: tournaments.register(tournament_id=t.pk, user=m))
+    assert ours in hints(lambda: tournaments.withdraw(tournament_id=t.pk, user=members[2]))
+    before = len(groups)
+    assert beat_at(FIRST, django_capture_on_commit_callbacks)["started"] == 1
+    assert ours in groups[before:], "the round's start"
+    elsewhere = build_game(members[0], members[2], seed=4)
+    assert hints(lambda: play_out(elsewhere, random.Random(3))) == []
+    assert elsewhere.results.count() == 2  # played and scored, outside the tournament
+    table = t.rounds.get().tables.get()
+    assert ours in hints(lambda: play_out(table.game, random.Random(2))), "the table's game scored"
+    before = len(groups)
+    counts = beat_at(FIRST + timedelta(minutes=1), django_capture_on_commit_callbacks)
+    assert counts["closed"] == counts["finished"] == 1
+    assert ours in groups[before:], "the round closed, the final ranking"
 
 
 def test_the_live_part_moves_the_standings_once_a_tables_game_is_scored(
