@@ -381,6 +381,11 @@ HINTS_PER_TURN = env_int("HINTS_PER_TURN", 3)
 HINTS_PER_HOUR = env_int("HINTS_PER_HOUR", 20)
 # Search iterations per decision of a post-game review (games/services/reviews.py).
 REVIEW_ITERATIONS = env_int("REVIEW_ITERATIONS", 8)
+# A review runs in slices of about this many seconds (at least one decision each), each sent to
+# the back of the heavy queue: a hint asked for meanwhile waits for one slice, not a whole review.
+# Each new slice costs milliseconds (the game replayed to its next decision, one task sent), well
+# under 1% of 5 s; a hint behind the reviews of k members waits some k slices.
+REVIEW_SLICE_SECONDS = env_float("REVIEW_SLICE_SECONDS", 5.0)
 # A member is ranked in a season's standings of a game after this many of its rated games
 # there (games/seasons.py); with fewer they are listed apart, "not yet ranked".
 SEASON_MIN_GAMES = env_int("SEASON_MIN_GAMES", 5)

@@ -47,3 +47,5 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # The hard bot searches briefly (TEST_HARD_BUDGET seconds), and a review a few iterations.
 BOT_BUDGETS = {"hard": env_float("TEST_HARD_BUDGET", 0.05)}
 REVIEW_ITERATIONS = env_int("REVIEW_ITERATIONS", 2)
+# One call reviews a whole game, however loaded the machine: the tests of slices set their own.
+REVIEW_SLICE_SECONDS = env_float("REVIEW_SLICE_SECONDS", 600)

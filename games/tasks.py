@@ -78,7 +78,8 @@ def run_tournaments() -> dict[str, int]:
 
 @shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=2, ignore_result=True)
 def review_game(self, game_id: int) -> bool:
-    """The review of a finished game; a second delivery resumes it (services.run_review)."""
+    """One slice of the review of a finished game, which sends the next (services.run_review);
+    a second delivery resumes it."""
     try:
         return reviews.run_review(game_id=game_id)
     except OperationalError as exc:

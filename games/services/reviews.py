@@ -8,6 +8,7 @@ finds it, and a review whose worker died resumes from the last decision it store
 from __future__ import annotations
 
 import datetime
+import time
 from typing import Any
 
 from django.conf import settings
@@ -29,7 +30,10 @@ from games.services.common import (
 )
 
 # A running review that has stored nothing for this long lost its worker (a task delivered
-# again resumes it anyway): a new request sends it once more.
+# again resumes it anyway): a new request sends it once more. A review between two slices
+# stored its last decision as it sent the next slice, so it looks stale only once that slice
+# has waited this long in the heavy queue (some 60 slices of others ahead of it); sent twice,
+# it still stores each decision once (its two copies take turns until it is done).
 STALE_AFTER = datetime.timedelta(minutes=5)
 # The window of REVIEWS_PER_DAY: the 24 hours before a request.
 DAY = datetime.timedelta(hours=24)
@@ -38,6 +42,12 @@ DAY = datetime.timedelta(hours=24)
 def review_iterations() -> int:
     """Search iterations per decision (settings.REVIEW_ITERATIONS)."""
     return max(1, int(getattr(settings, "REVIEW_ITERATIONS", advice.DEFAULT_ITERATIONS)))
+
+
+def review_slice_seconds() -> float:
+    """How long one call of `run_review` searches before it hands the heavy worker on
+    (settings.REVIEW_SLICE_SECONDS)."""
+    return max(0.0, float(settings.REVIEW_SLICE_SECONDS))
 
 
 def resume_stale_reviews() -> int:
@@ -99,19 +109,29 @@ def check_review_allowance(user: User) -> None:
 
 
 def run_review(*, game_id: int) -> bool:
-    """Review every decision not yet stored; True when this call finished the review.
+    """Review the decisions not yet stored, for one slice; True when this call finished the
+    review.
 
-    Each decision is stored in its own transaction, and only if no other worker stored it
-    first, so two deliveries of the task (a worker killed and its task sent again) finish
-    the review once."""
+    Past REVIEW_SLICE_SECONDS, once it has stored at least one decision, a call sends the
+    review's task again, to the back of the heavy queue, and returns False: a hint asked for
+    meanwhile is searched before the review's next slice. Each decision is stored in its own
+    transaction, and only if no other worker stored it first, so two deliveries of the task
+    (a worker killed and its task sent again) finish the review once."""
     review = Review.objects.select_related("game").filter(game_id=game_id).first()
     if review is None or review.status == Review.Status.DONE:
         return False
     game = review.game
     engine = engine_for(game.engine_slug)
     state = first_state_of(game, engine)
+    deadline = time.monotonic() + review_slice_seconds()
+    stored = 0
     for move in game.moves.order_by("number")[: review.total]:
         if move.number >= review.progress:
+            if stored and time.monotonic() >= deadline:
+                # Its last decision stamped the review, so the beat's rescue leaves it alone
+                # while this slice waits its turn (STALE_AFTER).
+                after_commit(task_named("review_game"), game.pk)
+                return False
             found = advice.review_move(
                 engine, state, move.seat, move.payload, iterations=review.iterations
             )
@@ -127,6 +147,7 @@ def run_review(*, game_id: int) -> bool:
             # Open game pages show the progress: their board is sent again.
             broadcast.notify_game_changed(game.pk, game.revision)
             review.progress = move.number + 1
+            stored += 1
         state = engine.apply_move(state, move.seat, move.payload)
     with transaction.atomic():
         row = Review.objects.select_for_update().get(pk=review.pk)
