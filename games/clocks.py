@@ -55,13 +55,18 @@ def vacations_of(user_id: int | None, start: datetime, end: datetime) -> list[Va
 
 def run(seats: Iterable[Seat], to_move: Iterable[int], now: datetime) -> list[Seat]:
     """Start the clock of each seat that came to move, stop those of the seats with no move
-    left; the seats that still move keep theirs. Returns the seats changed (unsaved)."""
+    left; the seats that still move keep theirs. Returns the seats changed (unsaved).
+
+    A seat no member holds (a bot's from the start: once a game runs, no member joins it) has
+    no clock: nothing reads it (only members time out, are warned or see their time left), and
+    a game of bots then writes no clock at all as it plays."""
     moving = set(to_move)
     changed = []
     for seat in seats:
-        if seat.position in moving and seat.clock_started_at is None:
+        has_clock = seat.position in moving and seat.user_id is not None
+        if has_clock and seat.clock_started_at is None:
             seat.clock_started_at = now
-        elif seat.position not in moving and seat.clock_started_at is not None:
+        elif not has_clock and seat.clock_started_at is not None:
             seat.clock_started_at = None
         else:
             continue

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import threading
 import time
@@ -42,7 +43,7 @@ from django.utils import translation
 
 from accounts.sessions import SESSIONS_GROUP
 from games import broadcast
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from infra import timing
 
 logger = logging.getLogger(__name__)
@@ -277,12 +278,15 @@ def read_game(game_id: int) -> Snapshot:
     return Snapshot(game=game, revision=game.revision, stamp=board_stamp(game), positions=positions)
 
 
-def render_board(game: Game, position: int | None, language: str) -> str:
-    """The board partial for one viewpoint, from that seat's view only (principle 4)."""
+def render_board(
+    game: Game, position: int | None, language: str, recent: list[Move] | None = None
+) -> str:
+    """The board partial for one viewpoint, from that seat's view only (principle 4);
+    `recent`: the log's last rows, when the caller read them for several viewpoints."""
     from games import rendering
 
     with translation.override(language):
-        return rendering.board_html(game=game, seat=position)
+        return rendering.board_html(game=game, seat=position, recent=recent)
 
 
 class SharedBoards:
@@ -331,17 +335,28 @@ DRAW_WAIT_SECONDS = 10.0
 _shared_boards = SharedBoards(KEEP_SHARED_BOARDS)
 
 
-def shared_board(game: Game, position: int | None, language: str, stamp: str | None = None) -> str:
+def shared_board(
+    game: Game,
+    position: int | None,
+    language: str,
+    stamp: str | None = None,
+    recent: Callable[[], list[Move]] | None = None,
+) -> str:
     """`render_board`, drawn once in this process for the game as it is now (its revision,
     stamp and last save: a game whose moves were rolled back and made again differs in the
     last) and the viewpoint and language. `stamp` is the game's `board_stamp`, if the caller
-    has it already (the hub's snapshot)."""
+    has it already (the hub's snapshot); `recent` gives the log's last rows, read at most once
+    for all the boards the caller draws."""
     from games.rendering import board_stamp
 
     if stamp is None:
         stamp = board_stamp(game)
     key = (game.pk, game.revision, stamp, game.updated_at, position, language)
-    return _shared_boards.draw(key, lambda: render_board(game, position, language))
+
+    def draw() -> str:
+        return render_board(game, position, language, None if recent is None else recent())
+
+    return _shared_boards.draw(key, draw)
 
 
 def read_and_draw_now(
@@ -351,19 +366,25 @@ def read_and_draw_now(
     `drawn_before` lacks, and when the read ended. A view that fails to draw is left out (its
     sockets get the next board, or fetch it over HTTP) and the others are still drawn. The
     thread's connection goes back to the pool at the end, as channels does for its own."""
+    from games.rendering import recent_rows
+
     close_old_connections()
     try:
         snapshot = read_game(game_id)
         read_at = time.time()
         drawn: dict[BoardKey, str] = {}
-        if snapshot.game is None:
+        game = snapshot.game
+        if game is None:
             return snapshot, drawn, read_at
+        # The log's last moves: read once for every viewpoint drawn here (each tells them in
+        # its own language), and only if one is drawn.
+        recent = functools.cache(functools.partial(recent_rows, game))
         for user_id, language in wanted:
             key = snapshot.key_for(user_id, language)
             if key in drawn or key in drawn_before:
                 continue
             try:
-                drawn[key] = shared_board(snapshot.game, key[3], language, snapshot.stamp)
+                drawn[key] = shared_board(game, key[3], language, snapshot.stamp, recent)
             except Exception:
                 logger.exception(
                     "Game %s: the board for seat %s could not be drawn", game_id, key[3]

@@ -114,16 +114,26 @@ def advise_payload(slug: str, names: list[str], payload: dict[str, Any], summary
     return move_label(slug, move_type)
 
 
-def recent_moves(game: Any, *, upto: int | None = None) -> list[dict[str, Any]]:
-    """The last few moves before move number `upto` (default: all played), oldest first."""
+def recent_rows(game: Any, *, upto: int | None = None) -> list[Move]:
+    """The log's rows of the last few moves before move number `upto` (default: all played),
+    oldest first: one query, made once by a caller that draws several viewpoints (games/live)."""
     upto = game.version if upto is None else upto
     if not getattr(game, "pk", None) or upto <= 0:
         return []
-    rows = list(
+    return list(
         game.moves.filter(number__lt=upto, number__gte=max(0, upto - RECENT_MOVES)).order_by(
             "number"
         )
     )
+
+
+def recent_moves(
+    game: Any, *, upto: int | None = None, rows: list[Move] | None = None
+) -> list[dict[str, Any]]:
+    """The last few moves before move number `upto` (default: all played), oldest first, as
+    the reader's language tells them; `rows`: those `recent_rows` read, if the caller has them."""
+    if rows is None:
+        rows = recent_rows(game, upto=upto)
     names = seat_names(game)
     return [
         {
@@ -462,15 +472,17 @@ def board_context(
     return ctx
 
 
-def board_html(*, game: Any, seat: Any) -> str:
+def board_html(*, game: Any, seat: Any, recent: list[Move] | None = None) -> str:
     """The board partial a game socket sends for one viewpoint (None: a spectator), rendered
     from that seat's view only (principle 4) and carrying the move number in `data-version`
     so the browser can tell a gap (principle 7). `games.live` renders it once per game, move,
-    viewpoint and language and shares it among the sockets that need exactly that."""
+    viewpoint and language and shares it among the sockets that need exactly that; `recent`:
+    the log's last rows (`recent_rows`), read once for all the viewpoints it draws."""
     from games import services
 
     position = position_of(seat)
     view = services.view_for(game=game, seat=position)
-    ctx = board_context(game=game, seat=position, view=view)
+    moves = None if recent is None else recent_moves(game, rows=recent)
+    ctx = board_context(game=game, seat=position, view=view, recent=moves)
     ctx["oob_actions"] = True  # at the end, the header's actions follow (_end_actions.html)
     return render_to_string("games/play.html#board", ctx)

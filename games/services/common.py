@@ -49,7 +49,11 @@ def locked(game_id: int) -> Game:
     lock and the commit each end a hop of the request (infra/timing.py)."""
     timing.mark_on_commit("commit")  # before any other commit hook of the transaction
     with timing.span("lock"):
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        # get(), not first(): no ORDER BY (the model's ordering) to compile for one row.
+        try:
+            game: Game | None = Game.objects.select_for_update().get(pk=game_id)
+        except Game.DoesNotExist:
+            game = None
     if game is None:
         raise GameError("unknown_game", f"There is no game {game_id}.")
     return game

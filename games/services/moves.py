@@ -110,9 +110,10 @@ def record_move(
     entry.row.game = game
     entry.row.save(force_insert=True)
     settle(game, engine, entry.after, version=game.version + 1, now=timezone.now())
-    game.save(
-        update_fields=["state", "version", "turn_started_at", "status", "finished_at", "updated_at"]
-    )
+    fields = ["state", "version", "turn_started_at", "updated_at"]
+    if game.status == Game.Status.FINISHED:  # the move ended the game (settle)
+        fields += ["status", "finished_at"]
+    game.save(update_fields=fields)
     return entry.after
 
 
@@ -164,7 +165,9 @@ def play_move(
         )
     # The seats with their members, once: the bot turns, the notices and the mover's answer
     # (games/views/play.py draws the board from the game returned) all use these.
-    prefetch_related_objects([game], Prefetch("seats", Seat.objects.select_related("user")))
+    # Ordered by position: the model's ordering starts with the game, a join for nothing.
+    seats_query = Seat.objects.select_related("user").order_by("position")
+    prefetch_related_objects([game], Prefetch("seats", seats_query))
     seats = list(game.seats.all())
     seat_row = next(s for s in seats if s.position == seat)
     if seat_row.is_bot and not by_bot:

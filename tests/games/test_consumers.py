@@ -16,6 +16,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.db import connections
+from django.test.utils import CaptureQueriesContext
 
 from accounts.sessions import SESSIONS_GROUP
 from games import broadcast, engines, live, services
@@ -103,7 +104,7 @@ async def test_each_socket_renders_only_its_own_seats_view(monkeypatch) -> None:
     """Whatever the renderer draws, it is handed the view of the socket's own seat."""
     rendered_for: list[Any] = []
 
-    def spy(game: Game, position: int | None, language: str) -> str:
+    def spy(game: Game, position: int | None, language: str, recent: Any = None) -> str:
         rendered_for.append(position)
         view = services.view_for(game=game, seat=position)
         return json.dumps({"seat": position, "view": view, "data-version": game.version})
@@ -134,9 +135,9 @@ async def test_one_render_per_viewpoint_and_language_serves_every_socket(monkeyp
     renders: list[tuple[int | None, str]] = []
     real = live.render_board
 
-    def counted(game: Game, position: int | None, language: str) -> str:
+    def counted(game: Game, position: int | None, language: str, recent: Any = None) -> str:
         renders.append((position, language))
-        return real(game, position, language)
+        return real(game, position, language, recent)
 
     monkeypatch.setattr(live, "render_board", counted)
     game, alice, bob, carol = await two_member_game()
@@ -167,6 +168,33 @@ async def test_one_render_per_viewpoint_and_language_serves_every_socket(monkeyp
     assert got["carol"] == got["dora"] == got["erin"]
     assert len({got["alice"], got["bob"], got["carol"], got["ferenc"]}) == 4
     assert all('data-version="1"' in html for html in got.values())
+
+
+async def test_the_hub_reads_the_last_moves_once_for_every_view_it_draws() -> None:
+    """Four views of one move (two seats, the spectator in English and in Hungarian): the log's
+    last moves are read once, and each view still tells them as a board drawn alone does."""
+    game, alice, bob, carol = await two_member_game()
+    await play_first_move(game)
+
+    @sync_to_async
+    def draw_all() -> tuple[dict[Any, str], list[str], dict[Any, str]]:
+        ferenc = make_user("ferenc", language="hu")
+        wanted = {(alice.pk, "en"), (bob.pk, "en"), (carol.pk, "en"), (ferenc.pk, "hu")}
+        with CaptureQueriesContext(connections["default"]) as queries:
+            _, drawn, _ = live.read_and_draw_now(game.pk, wanted, {})
+        alone = {
+            key: live.render_board(Game.objects.get(pk=game.pk), key[3], key[4]) for key in drawn
+        }
+        return drawn, [q["sql"] for q in queries.captured_queries], alone
+
+    drawn, queries, alone = await draw_all()
+    assert sorted(((key[3], key[4]) for key in drawn), key=str) == sorted(
+        [(0, "en"), (1, "en"), (None, "en"), (None, "hu")], key=str
+    )
+    assert len([q for q in queries if 'FROM "games_move"' in q]) == 1
+    for key, html in drawn.items():
+        assert html == alone[key]
+        assert '<li value="1" class="newest">' in html  # the move just played, told
 
 
 async def test_a_process_joins_a_games_group_once_whatever_its_number_of_sockets(
@@ -476,9 +504,9 @@ async def test_the_move_posts_answer_is_the_board_the_movers_socket_gets_drawn_o
     drawn: list[tuple[int, int | None, str]] = []
     draw = live.render_board
 
-    def counted(game: Game, position: int | None, language: str) -> str:
+    def counted(game: Game, position: int | None, language: str, recent: Any = None) -> str:
         drawn.append((game.revision, position, language))
-        return draw(game, position, language)
+        return draw(game, position, language, recent)
 
     monkeypatch.setattr(live, "render_board", counted)
     game, members = await members_game(slug)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import time
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import engines, services, tasks
 from games.models import Game, Rating, Result
@@ -20,6 +23,41 @@ def test_bot_turn_task_plays_one_move_and_a_stale_copy_does_nothing(make_game, a
     game.refresh_from_db()
     assert game.version == 1
     assert game.moves.count() == 1
+
+
+def statement(sql: str) -> str:
+    """What a statement does and to which table: "SELECT games_seat", "UPDATE games_game"."""
+    verb = sql.split()[0]
+    table = re.search(r'(?:FROM|INTO|UPDATE) "(\w+)"', sql)
+    return f"{verb} {table.group(1) if table else '?'}"
+
+
+def test_a_bot_turn_takes_five_statements_and_a_game_of_bots_writes_no_clock(
+    make_game, quick_bots
+) -> None:
+    """The bot's seat with its game (to think outside the lock), the game under its row lock,
+    its seats (who may move), the move into the log, the game's new state. Two turns of two
+    steps each, so the turn passes from one bot to the other: bots keep no clock to write."""
+    game = make_game("normal", "normal")
+    engine = engines.get("akropolis")
+    for _ in range(4):
+        game.refresh_from_db()
+        seat = engine.to_move(engine.load(game.state))[0]
+        with CaptureQueriesContext(connection) as queries:
+            assert tasks.play_bot_turn.apply(args=(game.pk, seat, game.version)).get() is True
+        sqls = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+        assert [statement(sql) for sql in sqls] == [
+            "SELECT games_seat",
+            "SELECT games_game",
+            "SELECT games_seat",
+            "INSERT games_move",
+            "UPDATE games_game",
+        ]
+        # The seats under the lock are read without the game (no join for an ordering).
+        assert 'JOIN "games_game"' not in sqls[2]
+    game.refresh_from_db()
+    assert game.version == 4
+    assert set(game.seats.values_list("clock_started_at", flat=True)) == {None}
 
 
 def test_bot_turn_task_for_a_deleted_game_does_nothing(make_game) -> None:
