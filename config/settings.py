@@ -331,6 +331,9 @@ CELERY_TASK_ROUTES = {
 # to everything else (a `nice` increment): reviews take at most this share of the machine.
 HEAVY_CONCURRENCY = max(1, int(env_float("HEAVY_CONCURRENCY", 1)))
 HEAVY_NICE = int(env_float("HEAVY_NICE", 10))
+# Entries each of the bots' caches keeps within a search (games/bots/memo.py); all are emptied
+# once a search has decided.
+BOT_CACHE_ENTRIES = max(1, int(env_float("BOT_CACHE_ENTRIES", 1024)))
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     name: {"task": f"games.tasks.{name}", "schedule": 60.0}
     for name in [
