@@ -331,6 +331,12 @@ CELERY_TASK_ROUTES = {
 # to everything else (a `nice` increment): reviews take at most this share of the machine.
 HEAVY_CONCURRENCY = max(1, int(env_float("HEAVY_CONCURRENCY", 1)))
 HEAVY_NICE = int(env_float("HEAVY_NICE", 10))
+# A worker's pool process is replaced by a fresh one after a task that leaves it holding more
+# than this much resident memory (KiB; 0: never): Python keeps memory a search has freed for
+# itself, and a worker that plays or reviews for hours would hold its largest search's worth
+# (docs/operations.md, "Memory"; docs/benchmarks.md, "Memory after a club evening").
+PLAY_MAX_MEMORY_PER_CHILD = int(env_float("PLAY_MAX_MEMORY_PER_CHILD", 150_000))
+HEAVY_MAX_MEMORY_PER_CHILD = int(env_float("HEAVY_MAX_MEMORY_PER_CHILD", 150_000))
 # Entries each of the bots' caches keeps within a search (games/bots/memo.py); all are emptied
 # once a search has decided.
 BOT_CACHE_ENTRIES = max(1, int(env_float("BOT_CACHE_ENTRIES", 1024)))
@@ -356,6 +362,8 @@ BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 1.0)  # seconds between a move and 
 # (games/consumers.py); `manage.py bench_live` and the load test turn it on to print where the
 # time goes...
 LIVE_TRACE = env_bool("LIVE_TRACE", False)
+# The text of the boards a server process keeps drawn for the sockets (games/live.py), at most.
+LIVE_BOARDS_KEPT_BYTES = int(env_float("LIVE_BOARDS_KEPT_BYTES", 8 * 2**20))
 # ... and every answer carries a Server-Timing header with its own hops (infra/timing.py).
 if LIVE_TRACE:
     MIDDLEWARE.insert(0, "infra.timing.ServerTiming")

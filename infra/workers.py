@@ -8,7 +8,9 @@ start them from here.
 nights, notices); `heavy` the searches members ask for (reviews, hints), with
 `HEAVY_CONCURRENCY` processes (default 1) at a lower CPU priority (`HEAVY_NICE`, default 10),
 so a review takes at most that share of the machine and a bot's turn never waits behind one
-(config/settings.py routes each task to its queue).
+(config/settings.py routes each task to its queue). A pool process that holds more than
+`PLAY_MAX_MEMORY_PER_CHILD` / `HEAVY_MAX_MEMORY_PER_CHILD` KiB after a task is replaced by a
+fresh one (Celery's `--max-memory-per-child`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,20 @@ def argv(kind: str, *extra: str) -> list[str]:
     command = [str(BIN / "celery"), "-A", "config", "worker", "-Q", kind, "-n", f"{kind}@%h"]
     if kind == HEAVY:
         command += ["--concurrency", str(heavy_concurrency())]
+    limit = max_memory_per_child(kind)
+    if limit > 0:
+        command += ["--max-memory-per-child", str(limit)]
     return [*command, *extra]
+
+
+def max_memory_per_child(kind: str) -> int:
+    """KiB of resident memory after which a pool process of `kind` is replaced once its task
+    is done (`PLAY_MAX_MEMORY_PER_CHILD`, `HEAVY_MAX_MEMORY_PER_CHILD`; 0: never)."""
+    from django.conf import settings
+
+    _settings_ready()
+    name = "HEAVY_MAX_MEMORY_PER_CHILD" if kind == HEAVY else "PLAY_MAX_MEMORY_PER_CHILD"
+    return int(getattr(settings, name))
 
 
 def heavy_concurrency() -> int:

@@ -153,3 +153,11 @@ def test_a_bot_turn_is_played_on_time_with_eight_reviews_queued(
             proc.kill()  # a review in hand would hold a warm shutdown for seconds
             proc.wait()
         assert outbox.wait_until_idle(30)
+
+
+def test_worker_children_are_replaced_past_their_memory_limit(settings: Settings) -> None:
+    settings.HEAVY_MAX_MEMORY_PER_CHILD = 150_000
+    settings.PLAY_MAX_MEMORY_PER_CHILD = 0
+    heavy = workers.argv("heavy")
+    assert heavy[heavy.index("--max-memory-per-child") + 1] == "150000"
+    assert "--max-memory-per-child" not in workers.argv("play")  # 0: never replaced
