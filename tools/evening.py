@@ -160,7 +160,12 @@ async def until(check: Any, what: str, timeout: float = WAIT_SECONDS) -> None:
 
 
 async def new_game(browser: Browser, member: Member, engine: str, level: str) -> int:
-    """The lobby's form: the member in the first seat, a bot of `level` in the other."""
+    """The lobby's form: the member in the first seat, bots of `level` in the others (one, or
+    as many as the game's fewest players need)."""
+    from games import catalog
+
+    info = catalog.get(engine)
+    players = max(2, info.min_players if info is not None else 2)
     status, page, _, _ = await browser.call(member, "/games/")
     token = load.CSRF_FIELD.search(page)
     if status != 200 or token is None:
@@ -168,7 +173,7 @@ async def new_game(browser: Browser, member: Member, engine: str, level: str) ->
     form = {
         "csrfmiddlewaretoken": token[1],
         "engine_slug": engine,
-        "players": "2",
+        "players": str(players),
         "first_player": "listed",
         "seat_0": "me",
         "seat_1": level,
@@ -367,7 +372,13 @@ def run(options: argparse.Namespace) -> list[float]:
                 flush=True,
             )
             begin = time.monotonic()
-            asyncio.run(evening(options, number, server, browser))
+            try:
+                asyncio.run(evening(options, number, server, browser))
+            except CommandError:
+                lines, total = pss_table(processes)
+                print("\n".join([f"When evening {number} failed:", *lines]))
+                print(f"PSS total: {total:.1f} MB", flush=True)
+                raise
             time.sleep(options.settle)
             lines, total = pss_table(processes)
             took = time.monotonic() - begin
