@@ -6,7 +6,7 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import worker_init, worker_ready
+from celery.signals import task_postrun, worker_init, worker_ready
 from kombu.transport import TRANSPORT_ALIASES
 
 logger = logging.getLogger(__name__)
@@ -42,3 +42,11 @@ def _resend_overdue_work(**kwargs: object) -> None:
         app.send_task("games.tasks.resend_overdue_work", ignore_result=True)
     except Exception:
         logger.exception("Could not ask for the overdue bot turns")
+
+
+@task_postrun.connect
+def _hand_back_memory(**kwargs: object) -> None:
+    """A search's memory goes back to the system once its task is done (infra/memory.py)."""
+    from infra import memory
+
+    memory.hand_back()

@@ -161,3 +161,12 @@ def test_worker_children_are_replaced_past_their_memory_limit(settings: Settings
     heavy = workers.argv("heavy")
     assert heavy[heavy.index("--max-memory-per-child") + 1] == "150000"
     assert "--max-memory-per-child" not in workers.argv("play")  # 0: never replaced
+
+
+def test_a_worker_hands_memory_back_after_each_task(monkeypatch: pytest.MonkeyPatch) -> None:
+    from infra import memory
+
+    calls: list[None] = []
+    monkeypatch.setattr(memory, "hand_back", lambda: calls.append(None))
+    app.tasks["accounts.tasks.ping"].apply()
+    assert len(calls) == 1
