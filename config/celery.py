@@ -26,9 +26,10 @@ app.autodiscover_tasks()
 def _publish_from_own_loop(**kwargs: object) -> None:
     """A worker sends its live hints through one long-lived loop and connection
     (infra/announce.py); forked children inherit the choice and make their own loop."""
-    from infra import announce
+    from infra import announce, memory
 
     announce.publish_from_own_loop()
+    memory.freeze_before_fork()
 
 
 @worker_ready.connect

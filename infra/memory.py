@@ -4,7 +4,10 @@ Python frees a search's objects when the search ends (games/bots/memo.py empties
 caches), but the C allocator keeps the freed pages for the process's own later use, so a
 process that ran one large search holds its size until it ends. After each task the pool
 process collects what is left in reference cycles and asks glibc to return its free pages
-(`malloc_trim`); where there is no glibc (macOS, musl) only the collection is done.
+(`malloc_trim`); where there is no glibc (macOS, musl) only the collection is done. The
+objects the worker imported before forking its pool are frozen first (`gc.freeze`): a
+collection in a pool process then leaves them, and the pages they share with the worker, alone
+(a collection that touched them would give each process its own copy).
 `CELERY_WORKER_MAX_MEMORY_PER_CHILD` and its kind-specific settings (infra/workers.py) are the
 bound beyond this: a process still holding more is replaced.
 """
@@ -35,3 +38,9 @@ def hand_back() -> None:
     gc.collect()
     if _malloc_trim is not None:
         _malloc_trim(0)
+
+
+def freeze_before_fork() -> None:
+    """Keep what the worker holds now out of every later collection (before its pool forks)."""
+    gc.collect()
+    gc.freeze()

@@ -420,6 +420,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     if options.games < 1 or options.evenings < 1 or options.hints < 0:
         parser.error("--games and --evenings must be at least 1, --hints at least 0")
     options.engines = options.engines or list(ENGINES)
+    options.var_dir = options.var_dir.resolve()
     return options
 
 
