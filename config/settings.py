@@ -335,8 +335,14 @@ HEAVY_NICE = int(env_float("HEAVY_NICE", 10))
 # than this much resident memory (KiB; 0: never): Python keeps memory a search has freed for
 # itself, and a worker that plays or reviews for hours would hold its largest search's worth
 # (docs/operations.md, "Memory"; docs/benchmarks.md, "Memory after a club evening").
-PLAY_MAX_MEMORY_PER_CHILD = int(env_float("PLAY_MAX_MEMORY_PER_CHILD", 150_000))
-HEAVY_MAX_MEMORY_PER_CHILD = int(env_float("HEAVY_MAX_MEMORY_PER_CHILD", 150_000))
+# A fresh pool process is about 105 MB resident, half of it shared with its worker.
+PLAY_MAX_MEMORY_PER_CHILD = int(env_float("PLAY_MAX_MEMORY_PER_CHILD", 120_000))
+HEAVY_MAX_MEMORY_PER_CHILD = int(env_float("HEAVY_MAX_MEMORY_PER_CHILD", 120_000))
+# The heavy worker's pool process is replaced after this many tasks (0: never). A review or a
+# hint runs for seconds to minutes and a replacement is a fork of the worker, so by default
+# each search starts in a fresh process and leaves nothing behind. (The play worker keeps its
+# processes: a bot's plan for the rest of its turn lives there, games/bots/turn_mcts.py.)
+HEAVY_MAX_TASKS_PER_CHILD = int(env_float("HEAVY_MAX_TASKS_PER_CHILD", 1))
 # Entries each of the bots' caches keeps within a search (games/bots/memo.py); all are emptied
 # once a search has decided.
 BOT_CACHE_ENTRIES = max(1, int(env_float("BOT_CACHE_ENTRIES", 1024)))

@@ -10,7 +10,8 @@ nights, notices); `heavy` the searches members ask for (reviews, hints), with
 so a review takes at most that share of the machine and a bot's turn never waits behind one
 (config/settings.py routes each task to its queue). A pool process that holds more than
 `PLAY_MAX_MEMORY_PER_CHILD` / `HEAVY_MAX_MEMORY_PER_CHILD` KiB after a task is replaced by a
-fresh one (Celery's `--max-memory-per-child`).
+fresh one (Celery's `--max-memory-per-child`); the heavy worker's after every
+`HEAVY_MAX_TASKS_PER_CHILD` tasks (default 1: each search in a fresh process).
 """
 
 from __future__ import annotations
@@ -35,7 +36,16 @@ def argv(kind: str, *extra: str) -> list[str]:
     limit = max_memory_per_child(kind)
     if limit > 0:
         command += ["--max-memory-per-child", str(limit)]
+    if kind == HEAVY and heavy_max_tasks_per_child() > 0:
+        command += ["--max-tasks-per-child", str(heavy_max_tasks_per_child())]
     return [*command, *extra]
+
+
+def heavy_max_tasks_per_child() -> int:
+    from django.conf import settings
+
+    _settings_ready()
+    return int(settings.HEAVY_MAX_TASKS_PER_CHILD)
 
 
 def max_memory_per_child(kind: str) -> int:
