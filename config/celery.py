@@ -6,7 +6,7 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import worker_init, worker_ready
+from celery.signals import task_postrun, worker_init, worker_ready
 from kombu.transport import TRANSPORT_ALIASES
 
 logger = logging.getLogger(__name__)
@@ -26,9 +26,10 @@ app.autodiscover_tasks()
 def _publish_from_own_loop(**kwargs: object) -> None:
     """A worker sends its live hints through one long-lived loop and connection
     (infra/announce.py); forked children inherit the choice and make their own loop."""
-    from infra import announce
+    from infra import announce, memory
 
     announce.publish_from_own_loop()
+    memory.freeze_before_fork()
 
 
 @worker_ready.connect
@@ -42,3 +43,11 @@ def _resend_overdue_work(**kwargs: object) -> None:
         app.send_task("games.tasks.resend_overdue_work", ignore_result=True)
     except Exception:
         logger.exception("Could not ask for the overdue bot turns")
+
+
+@task_postrun.connect
+def _hand_back_memory(**kwargs: object) -> None:
+    """A search's memory goes back to the system once its task is done (infra/memory.py)."""
+    from infra import memory
+
+    memory.hand_back()

@@ -342,6 +342,21 @@ CELERY_TASK_ROUTES = {
 # to everything else (a `nice` increment): reviews take at most this share of the machine.
 HEAVY_CONCURRENCY = max(1, env_int("HEAVY_CONCURRENCY", 1))
 HEAVY_NICE = env_int("HEAVY_NICE", 10)
+# A worker's pool process is replaced by a fresh one after a task that leaves it holding more
+# than this much resident memory (KiB; 0: never): Python keeps memory a search has freed for
+# itself, and a worker that plays or reviews for hours would hold its largest search's worth
+# (docs/operations.md, "Memory"; docs/benchmarks.md, "Memory after a club evening").
+# A fresh pool process is about 105 MB resident, half of it shared with its worker.
+PLAY_MAX_MEMORY_PER_CHILD = env_int("PLAY_MAX_MEMORY_PER_CHILD", 120_000)
+HEAVY_MAX_MEMORY_PER_CHILD = env_int("HEAVY_MAX_MEMORY_PER_CHILD", 120_000)
+# The heavy worker's pool process is replaced after this many tasks (0: never). A review or a
+# hint runs for seconds to minutes and a replacement is a fork of the worker, so by default
+# each search starts in a fresh process and leaves nothing behind. (The play worker keeps its
+# processes: a bot's plan for the rest of its turn lives there, games/bots/turn_mcts.py.)
+HEAVY_MAX_TASKS_PER_CHILD = env_int("HEAVY_MAX_TASKS_PER_CHILD", 1)
+# Entries each of the bots' caches keeps within a search (games/bots/memo.py); all are emptied
+# once a search has decided.
+BOT_CACHE_ENTRIES = max(1, env_int("BOT_CACHE_ENTRIES", 1024))
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     name: {"task": f"games.tasks.{name}", "schedule": 60.0}
     for name in [
@@ -364,6 +379,8 @@ BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 1.0)  # seconds between a move and 
 # (games/consumers.py); `manage.py bench_live` and the load test turn it on to print where the
 # time goes...
 LIVE_TRACE = env_bool("LIVE_TRACE", False)
+# The text of the boards a server process keeps drawn for the sockets (games/live.py), at most.
+LIVE_BOARDS_KEPT_BYTES = env_int("LIVE_BOARDS_KEPT_BYTES", 8 * 2**20)
 # ... and every answer carries a Server-Timing header with its own hops (infra/timing.py).
 if LIVE_TRACE:
     MIDDLEWARE.insert(0, "infra.timing.ServerTiming")

@@ -11,8 +11,12 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Every registered game's engine, board and bot knowledge is loaded and checked
         # against its Protocols now: a game missing a hook stops the site at start-up.
+        from django.conf import settings
+
         from games import registry, season_standings
+        from games.bots import memo
 
         registry.all()
         # Deletes in the admin (or anywhere) make the seasons they touch count again.
         season_standings.watch_deletes()
+        memo.set_limit(settings.BOT_CACHE_ENTRIES)

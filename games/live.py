@@ -49,7 +49,8 @@ from infra import timing
 logger = logging.getLogger(__name__)
 
 # Boards kept for a second announcement of the same board (results stored, a seat handed to a
-# bot) and for sockets that join meanwhile; older entries go first.
+# bot) and for sockets that join meanwhile; older entries go first, once there are more than
+# this many or they hold more than `settings.LIVE_BOARDS_KEPT_BYTES` of text in all.
 KEEP_BOARDS = 512
 # Group memberships are renewed this often: a layer forgets them after a day (channels-redis's
 # group expiry), and a Redis restarted empty forgets them at once.
@@ -98,6 +99,15 @@ class Snapshot:
 
 # A drawn board: game, revision, stamp, viewpoint (a seat, or None for spectators), language.
 BoardKey = tuple[int, int, str, int | None, str]
+
+
+def keep_boards(boards: OrderedDict[BoardKey, str], count: int, size: int) -> None:
+    """Forget the oldest of `boards` until at most `count` are left holding at most `size`
+    characters in all (a board's text is mostly ASCII: about a byte each)."""
+    held = sum(len(html) for html in boards.values())
+    while boards and (len(boards) > count or held > size):
+        _, html = boards.popitem(last=False)
+        held -= len(html)
 
 
 class Hub:
@@ -240,8 +250,7 @@ class Hub:
             html = self.boards.get(snapshot.key_for(watcher.user_id, watcher.language))
             if html is not None and watcher.wants(snapshot):
                 sends.append(watcher.send_board(snapshot, html, event))
-        while len(self.boards) > KEEP_BOARDS:
-            self.boards.popitem(last=False)
+        keep_boards(self.boards, KEEP_BOARDS, settings.LIVE_BOARDS_KEPT_BYTES)
         return sends
 
     async def _end_sessions(self, event: dict[str, Any]) -> None:

@@ -8,7 +8,10 @@ start them from here.
 nights, notices); `heavy` the searches members ask for (reviews, hints), with
 `HEAVY_CONCURRENCY` processes (default 1) at a lower CPU priority (`HEAVY_NICE`, default 10),
 so a review takes at most that share of the machine and a bot's turn never waits behind one
-(config/settings.py routes each task to its queue).
+(config/settings.py routes each task to its queue). A pool process that holds more than
+`PLAY_MAX_MEMORY_PER_CHILD` / `HEAVY_MAX_MEMORY_PER_CHILD` KiB after a task is replaced by a
+fresh one (Celery's `--max-memory-per-child`); the heavy worker's after every
+`HEAVY_MAX_TASKS_PER_CHILD` tasks (default 1: each search in a fresh process).
 """
 
 from __future__ import annotations
@@ -30,7 +33,29 @@ def argv(kind: str, *extra: str) -> list[str]:
     command = [str(BIN / "celery"), "-A", "config", "worker", "-Q", kind, "-n", f"{kind}@%h"]
     if kind == HEAVY:
         command += ["--concurrency", str(heavy_concurrency())]
+    limit = max_memory_per_child(kind)
+    if limit > 0:
+        command += ["--max-memory-per-child", str(limit)]
+    if kind == HEAVY and heavy_max_tasks_per_child() > 0:
+        command += ["--max-tasks-per-child", str(heavy_max_tasks_per_child())]
     return [*command, *extra]
+
+
+def heavy_max_tasks_per_child() -> int:
+    from django.conf import settings
+
+    _settings_ready()
+    return int(settings.HEAVY_MAX_TASKS_PER_CHILD)
+
+
+def max_memory_per_child(kind: str) -> int:
+    """KiB of resident memory after which a pool process of `kind` is replaced once its task
+    is done (`PLAY_MAX_MEMORY_PER_CHILD`, `HEAVY_MAX_MEMORY_PER_CHILD`; 0: never)."""
+    from django.conf import settings
+
+    _settings_ready()
+    name = "HEAVY_MAX_MEMORY_PER_CHILD" if kind == HEAVY else "PLAY_MAX_MEMORY_PER_CHILD"
+    return int(getattr(settings, name))
 
 
 def heavy_concurrency() -> int:

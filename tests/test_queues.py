@@ -153,3 +153,28 @@ def test_a_bot_turn_is_played_on_time_with_eight_reviews_queued(
             proc.kill()  # a review in hand would hold a warm shutdown for seconds
             proc.wait()
         assert outbox.wait_until_idle(30)
+
+
+def test_worker_children_are_replaced_past_their_memory_limit(settings: Settings) -> None:
+    settings.HEAVY_MAX_MEMORY_PER_CHILD = 150_000
+    settings.PLAY_MAX_MEMORY_PER_CHILD = 0
+    heavy = workers.argv("heavy")
+    assert heavy[heavy.index("--max-memory-per-child") + 1] == "150000"
+    assert "--max-memory-per-child" not in workers.argv("play")  # 0: never replaced
+
+
+def test_each_search_of_the_heavy_worker_starts_in_a_fresh_process(settings: Settings) -> None:
+    settings.HEAVY_MAX_TASKS_PER_CHILD = 1
+    heavy = workers.argv("heavy")
+    assert heavy[heavy.index("--max-tasks-per-child") + 1] == "1"
+    # A bot's plan for the rest of its turn lives in the play worker's process.
+    assert "--max-tasks-per-child" not in workers.argv("play")
+
+
+def test_a_worker_hands_memory_back_after_each_task(monkeypatch: pytest.MonkeyPatch) -> None:
+    from infra import memory
+
+    calls: list[None] = []
+    monkeypatch.setattr(memory, "hand_back", lambda: calls.append(None))
+    app.tasks["accounts.tasks.ping"].apply()
+    assert len(calls) == 1

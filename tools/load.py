@@ -197,6 +197,13 @@ async def sign_in(browser: Browser, member: Member) -> int:
     """The log-in form, then the game page: the session, the page's CSRF token and board.
     Returns how many times the site's log-in rate limit (per address: every member here comes
     from 127.0.0.1) made the member wait a while and try again."""
+    held_back = await log_in(browser, member)
+    await open_game_page(browser, member)
+    return held_back
+
+
+async def log_in(browser: Browser, member: Member) -> int:
+    """The log-in form alone: the member's session (see `sign_in`)."""
     held_back = 0
     while True:
         status, page, _, _ = await browser.call(member, "/accounts/login/")
@@ -210,7 +217,6 @@ async def sign_in(browser: Browser, member: Member) -> int:
             break
         held_back += 1
         await asyncio.sleep(LOG_IN_WAIT_SECONDS)
-    await open_game_page(browser, member)
     return held_back
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.bots import greedy, random_bot, turn_mcts
+from games.bots import greedy, memo, random_bot, turn_mcts
 from games.bots.evaluation import Move
 from games.engines.base import Engine
 
@@ -44,7 +44,26 @@ def choose_move(
 
     `budget` is the search time in seconds and `iterations` a fixed number of search
     iterations (which makes MCTS reproducible for a seed); both only affect `hard`.
+    Whatever the search kept goes with it: its tree, and the bots' caches (`memo.release`).
     """
+    try:
+        return _choose_move(
+            engine, view, seat, level, seed=seed, budget=budget, iterations=iterations
+        )
+    finally:
+        memo.release()
+
+
+def _choose_move(
+    engine: Engine,
+    view: dict[str, Any],
+    seat: int,
+    level: str,
+    *,
+    seed: int,
+    budget: float | None,
+    iterations: int | None,
+) -> Move:
     if level == "random":
         return random_bot.choose(engine, view, seat, seed=seed)
     if level == "easy":

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import registry
-from games.bots import turn_mcts
+from games.bots import memo, turn_mcts
 from games.bots.evaluation import (
     Move,
     canonical_json,
@@ -190,6 +190,15 @@ def advise(
 ) -> Advice:
     """The best move from `view` and what it and `made` (if given) are worth: the bot's
     choice, or `made` where the appraisal values it at least as high."""
+    try:
+        return _advise(engine, view, seat, made, iterations=iterations)
+    finally:
+        memo.release()  # the searches' trees go with them; the caches they filled too
+
+
+def _advise(
+    engine: Engine, view: dict[str, Any], seat: int, made: Move | None, *, iterations: int
+) -> Advice:
     seed = view_seed(view, seat)
     found = turn_mcts.search(engine, view, seat, seed=seed, iterations=iterations)
     chosen = dict(found.best_turn()[0])

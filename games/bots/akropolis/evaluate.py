@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from games.bots import memo
 from games.engines.akropolis import data, hexes, placement
 from games.engines.akropolis.hexes import NEIGHBOURS
 from games.engines.akropolis.state import PLACE, TAKE, City, Options, State
@@ -42,9 +43,8 @@ DISTRICT_WITHOUT_PLAZA = 0.8  # per level of a qualifying district whose colour 
 PLAZA_WITHOUT_DISTRICT = 1.5  # per star of a colour with no qualifying district yet
 STONE = 0.5  # on top of the point each stone already scores
 
-# Each entry keeps a city alive; a few thousand cover the cities a search revisits.
-_CACHE_LIMIT = 4_096
-_cache: dict[tuple[int, Options], tuple[City, tuple[int, ...], tuple[int, ...]]] = {}
+# Each entry keeps a city alive: bounded and released after each search (games/bots/memo.py).
+_cache: memo.BoundedCache[tuple[City, tuple[int, ...], tuple[int, ...]]] = memo.BoundedCache()
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -91,9 +91,7 @@ def _city_values(city: City, options: Options) -> tuple[tuple[int, ...], tuple[i
     if hit is not None and hit[0] is city:
         return hit[1], hit[2]
     values, stars = _score_parts(city, options)
-    if len(_cache) >= _CACHE_LIMIT:
-        _cache.clear()
-    _cache[key] = (city, values, stars)
+    _cache.put(key, (city, values, stars))
     return values, stars
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from games.bots import memo
 from games.engines.babylon import data, geometry, scoring
 from games.engines.babylon.state import BRIDGE, FOUNTAIN, OVER, STAIRS, STATUE, Board, State
 
@@ -37,8 +38,8 @@ DECORATION_SET_STEP = 1.2  # per decoration kind above the current set count
 FLOWER_SET_STEP = 1.0  # per flower above the current set count
 ROOM_TO_CLIMB = 1.5  # x level, with 3+ empty visible fields on the highest level
 # Cached estimates per board (boards are immutable and shared between states).
-_CACHE_LIMIT = 8_192
-_cache: dict[tuple[int, int], tuple[Board, float, float]] = {}
+# Bounded and released after each search (games/bots/memo.py): an entry keeps a board alive.
+_cache: memo.BoundedCache[tuple[Board, float, float]] = memo.BoundedCache()
 
 
 def progress_left(state: State) -> float:
@@ -64,9 +65,7 @@ def board_parts(board: Board) -> tuple[float, float]:
     if board.stored is not None:
         credit += STORED_TILE
     credit += _field_credit(board)
-    if len(_cache) >= _CACHE_LIMIT:
-        _cache.clear()
-    _cache[key] = (board, score, credit)
+    _cache.put(key, (board, score, credit))
     return score, credit
 
 

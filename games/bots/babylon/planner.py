@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from games.bots import memo
 from games.bots.babylon import heuristics
 from games.bots.babylon.estimates import ranked_placements
 from games.engines.babylon import ENGINE, data, decorations, geometry, rules
@@ -39,8 +40,9 @@ SECOND = 4
 # A move the planner did not play out is valued this far below every turn it kept.
 UNPLAYED_GAP = 1.0
 
-_CACHE_LIMIT = 2_048
-_plans: dict[Hashable, list[Plan]] = {}
+# A position's plans keep its boards alive (hundreds of megabytes over a review when they were
+# kept by the thousand): bounded and released after each search (games/bots/memo.py).
+_plans: memo.BoundedCache[list[Plan]] = memo.BoundedCache()
 
 _DECORATION_POINTS = {"stairs": 0, "fountain": 3, "bridge": 3, "statue": 1}
 
@@ -158,7 +160,7 @@ def _build_key(state: State) -> Hashable:
     )
 
 
-_builds: dict[Hashable, list[Plan]] = {}
+_builds: memo.BoundedCache[list[Plan]] = memo.BoundedCache()
 
 
 def plan_builds(state: State, seat: int) -> list[Plan]:
@@ -184,7 +186,7 @@ def plan_builds(state: State, seat: int) -> list[Plan]:
             two = after_placing(one, again, more)
             plans.append(finish(two, seat, more, left))
     plans.sort(key=lambda plan: -plan[0])
-    _remember(_builds, key, plans)
+    _builds.put(key, plans)
     return plans
 
 
@@ -213,12 +215,6 @@ def _dig_estimate(state: State, x: int, y: int) -> float:
 _SYMBOL_WORTH = 1.0
 
 
-def _remember(cache: dict[Hashable, Any], key: Hashable, value: Any) -> None:
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
-    cache[key] = value
-
-
 def best_turns(state: State, seat: int, limit: int) -> list[Plan]:
     """The `limit` best complete turns of `seat` found by the planner, best first, each
     with the `evaluate` value of the position after it."""
@@ -228,7 +224,7 @@ def best_turns(state: State, seat: int, limit: int) -> list[Plan]:
     cached = _plans.get(key)
     if cached is None:
         cached = _plan(state, seat)
-        _remember(_plans, key, cached)
+        _plans.put(key, cached)
     return cached[:limit]
 
 

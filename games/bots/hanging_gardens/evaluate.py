@@ -29,6 +29,7 @@ from collections.abc import Hashable
 from functools import lru_cache
 from typing import Any
 
+from games.bots import memo
 from games.engines.hanging_gardens import ENGINE, data, garden, scoring
 from games.engines.hanging_gardens.garden import Garden
 from games.engines.hanging_gardens.grid import SHAPES, pack, unpack
@@ -89,6 +90,7 @@ def _own_turns_left(state: State) -> float:
     return max(turns, 0) / state.players
 
 
+@memo.releasing
 @lru_cache(maxsize=8192)
 def _tile_estimates(
     open_tiles: tuple[tuple[str, ...], ...],

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from games.bots import memo
 from games.engines.tower_of_babel import data
 from games.engines.tower_of_babel.scoring import disc_set_bonus, set_bonus, wonder_awards
 from games.engines.tower_of_babel.state import State
@@ -41,6 +42,7 @@ ACTION_USE = {
 MORE_DISCS = 3.0
 
 
+@memo.releasing
 @lru_cache(maxsize=4096)
 def _board(wonders: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Discs on the board needing each type, and the cards they need of each type."""

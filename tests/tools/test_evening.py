@@ -1,0 +1,52 @@
+"""The evening command (`python -m tools.evening`) runs one short evening on the embedded
+defaults, as `make run` would, and prints the memory of every process it started: the
+server, each worker and each worker's children, and the total."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow
+
+LINE = re.compile(r"^PSS (.+) \(pid (\d+), .*\): ([\d.]+) MB$")
+
+
+def test_an_evening_prints_each_process_and_its_children_and_the_total(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env["REVIEW_ITERATIONS"] = "1"  # the review's length is not what is checked here
+    env.pop("PYTEST_VERSION", None)
+    run = subprocess.run(
+        [sys.executable, "-m", "tools.evening", "--games", "1", "--engine", "akropolis"]
+        + ["--bot-level", "easy", "--hints", "1", "--settle", "1"]
+        + ["--var-dir", str(tmp_path / "evening")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    after = run.stdout.split("After evening 1", 1)[1].splitlines()
+    rows = [LINE.match(line) for line in after if line.startswith("PSS ") and "total" not in line]
+    assert all(rows), after
+    names = [row[1] for row in rows if row]
+    assert names[0].startswith("ASGI server")
+    assert "play worker" in names and "heavy worker" in names
+    # The play worker's pool of two and beat, the heavy worker's one pool process.
+    play_at = names.index("play worker")
+    heavy_at = names.index("heavy worker")
+    assert names[play_at + 1 : heavy_at] == ["  child of play worker"] * 3
+    assert names[heavy_at + 1 :] == ["  child of heavy worker"]
+    total = [line for line in after if line.startswith("PSS total: ")]
+    assert len(total) == 1
+    listed = sum(float(row[3]) for row in rows if row)
+    assert float(total[0].split()[2]) == pytest.approx(listed, abs=0.1 * len(rows))
+    assert "game 1 (akropolis)" in run.stdout
