@@ -38,12 +38,11 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
-from django.db.models import Prefetch
 from django.utils import translation
 
 from accounts.sessions import SESSIONS_GROUP
-from games import broadcast
-from games.models import Game, Move, Seat
+from games import broadcast, live_reads
+from games.models import Game, Move
 from infra import timing
 
 logger = logging.getLogger(__name__)
@@ -278,9 +277,8 @@ def hub() -> Hub:
 def read_game(game_id: int) -> Snapshot:
     from games.rendering import board_stamp
 
-    # Each render asks for the seats several times: this one query serves them all.
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
-    game = Game.objects.filter(pk=game_id).prefetch_related(seats).first()
+    # Each render asks for the seats several times: this one statement serves them all.
+    game = live_reads.game_with_seats(game_id)
     if game is None:
         return Snapshot(game=None, revision=-1, stamp="", positions={})
     positions = {s.user_id: s.position for s in game.seats.all() if s.user_id is not None}
@@ -375,7 +373,7 @@ def read_and_draw_now(
     `drawn_before` lacks, and when the read ended. A view that fails to draw is left out (its
     sockets get the next board, or fetch it over HTTP) and the others are still drawn. The
     thread's connection goes back to the pool at the end, as channels does for its own."""
-    from games.rendering import recent_rows
+    from games.rendering import RECENT_MOVES
 
     close_old_connections()
     try:
@@ -387,7 +385,7 @@ def read_and_draw_now(
             return snapshot, drawn, read_at
         # The log's last moves: read once for every viewpoint drawn here (each tells them in
         # its own language), and only if one is drawn.
-        recent = functools.cache(functools.partial(recent_rows, game))
+        recent = functools.cache(functools.partial(live_reads.last_moves, game, RECENT_MOVES))
         for user_id, language in wanted:
             key = snapshot.key_for(user_id, language)
             if key in drawn or key in drawn_before:
