@@ -1,6 +1,7 @@
 """The Akropolis board's kept cities (games/boards/akropolis/drawing.py `drawn_city`): a board
 drawn with cities kept from earlier boards is the board drawn from nothing, for every seat
-and language through a game, and a city that did not change is not drawn again."""
+and language through a game, and a city that did not change is not drawn again. The loose
+tiles the board module writes are the ones their template wrote."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import re
 from typing import Any
 
 import pytest
+from django.template import engines
 from django.utils import translation
 
-from games import rendering
+from games import rendering, services
 from games.boards.akropolis import drawing, names
 from tests.games.conftest import build_game, play_random_moves
 from tests.games.test_rendering import ENGINE, make_game, play_until, render_board
@@ -104,3 +106,46 @@ def test_a_place_on_a_plaza_names_the_plaza_and_its_stars(
     # The plaza beneath still shows its stars in the city.
     cell = re.search(rf'<g class="hex[^"]*" data-q="{q}" data-r="{r}".*?</g>', html, re.S)
     assert re.search(r'<text class="stars"[^>]*>' + "★" * stars + "</text>", cell.group(0))
+
+
+# A loose tile's template before the board module wrote the tiles (templates/games/akropolis/
+# _tile.svg, removed in the same change), inside the board frame's `localize off` as it was
+# included there.
+OLD_TILE_TEMPLATE = (
+    "{% load l10n %}{% localize off %}"
+    '<svg class="tile-svg" viewBox="{{ tile.view_box }}" xmlns="http://www.w3.org/2000/svg" '
+    'role="img" aria-label="{{ tile.title }}">'
+    "{% for c in tile.hexes %}"
+    '<g class="hex{% if c.plaza %} plaza{% endif %}" data-hex="{{ c.kind }}">'
+    '<polygon points="{{ c.points }}" fill="{{ c.fill }}"/>'
+    "{% if c.plaza %}"
+    '<polygon class="plaza-ring" points="{{ c.inner }}"/>'
+    '<text class="stars" x="{{ c.x }}" y="{{ c.y }}">{{ c.stars }}</text>'
+    "{% endif %}</g>{% endfor %}</svg>\n"
+    "{% endlocalize %}"
+)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_loose_tiles_are_drawn_as_their_template_drew_them(alice, players) -> None:
+    """Every tile a board shows (the site's, the one to place, the one taken last), for every
+    viewer in English, Hungarian and Polish (whose decimal commas must not reach the SVG)."""
+    game = build_game(alice, *["normal"] * (players - 1), seed=3)
+    template = engines["django"].from_string(OLD_TILE_TEMPLATE)
+    compared, plazas = 0, 0
+    for _ in range(6):
+        play_random_moves(game, count=5)
+        game.refresh_from_db()
+        for language in ("en", "hu", "pl"):
+            with translation.override(language):
+                for seat in (None, *range(players)):
+                    view = services.view_for(game=game, seat=seat)
+                    names = rendering.seat_names(game)
+                    board = drawing.board(view, names, rendering.recent_moves(game))
+                    for tile in [*board["site"], board["taken"], board["last_taken"]]:
+                        if tile is None:
+                            continue
+                        assert tile["svg"] == template.render({"tile": tile})
+                        compared += 1
+                        plazas += "plaza-ring" in tile["svg"]
+    assert compared > 100 and plazas > 0
