@@ -18,7 +18,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -317,13 +317,23 @@ def score_chart(table: dict[str, Any]) -> dict[str, Any]:
 # --- the whole board --------------------------------------------------------------------------
 
 
+_BOT_BADGES: dict[str | None, str] = {}
+
+
+def bot_badge() -> str:
+    """The site's bot badge (games/_bot_badge.html), rendered once per language: every board
+    says who the game waits for, and the badge is the same text each time."""
+    language = translation.get_language()
+    if language not in _BOT_BADGES:
+        _BOT_BADGES[language] = render_to_string("games/_bot_badge.html")
+    return _BOT_BADGES[language]
+
+
 def waiting_for(names: list[str], to_move: list[int], bots: set[int]) -> str:
     """Who the game waits for, each bot seat with the site's bot badge (games/_bot_badge.html:
     no member can name themselves into looking like a bot)."""
-    badge = render_to_string("games/_bot_badge.html")
-    return format_html_join(
-        ", ", "{}{}", ((names[s], mark_safe(badge) if s in bots else "") for s in to_move)
-    )
+    badge = mark_safe(bot_badge())  # our own template
+    return format_html_join(", ", "{}{}", ((names[s], badge if s in bots else "") for s in to_move))
 
 
 def end_reason(slug: str, view: dict[str, Any], names: list[str]) -> str | None:
