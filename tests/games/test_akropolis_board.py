@@ -6,6 +6,7 @@ tiles the board module writes are the ones their template wrote."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -108,22 +109,23 @@ def test_a_place_on_a_plaza_names_the_plaza_and_its_stars(
     assert re.search(r'<text class="stars"[^>]*>' + "★" * stars + "</text>", cell.group(0))
 
 
-# A loose tile's template before the board module wrote the tiles (templates/games/akropolis/
-# _tile.svg, removed in the same change), inside the board frame's `localize off` as it was
-# included there.
-OLD_TILE_TEMPLATE = (
-    "{% load l10n %}{% localize off %}"
-    '<svg class="tile-svg" viewBox="{{ tile.view_box }}" xmlns="http://www.w3.org/2000/svg" '
-    'role="img" aria-label="{{ tile.title }}">'
-    "{% for c in tile.hexes %}"
-    '<g class="hex{% if c.plaza %} plaza{% endif %}" data-hex="{{ c.kind }}">'
-    '<polygon points="{{ c.points }}" fill="{{ c.fill }}"/>'
-    "{% if c.plaza %}"
-    '<polygon class="plaza-ring" points="{{ c.inner }}"/>'
-    '<text class="stars" x="{{ c.x }}" y="{{ c.y }}">{{ c.stars }}</text>'
-    "{% endif %}</g>{% endfor %}</svg>\n"
-    "{% endlocalize %}"
-)
+# The board's templates before the board module wrote its tiles and texts (commit c037bd9),
+# kept as they were: each drawing now is checked against theirs. The tile was included inside
+# the board frame's `localize off`.
+REFERENCE = Path(__file__).parent / "reference"
+OLD_TILE = (REFERENCE / "akropolis_tile_c037bd9.svg").read_text()
+OLD_BOARD = (REFERENCE / "akropolis_board_c037bd9.html").read_text()
+
+
+def old_templates() -> tuple[Any, Any]:
+    django = engines["django"]
+    tile = django.from_string("{% load l10n %}{% localize off %}" + OLD_TILE + "{% endlocalize %}")
+    board = django.from_string(
+        "{% load l10n %}{% localize off %}"
+        + OLD_BOARD.replace('{% include "games/akropolis/_tile.svg" %}', "{% include old_tile %}")
+        + "{% endlocalize %}"
+    )
+    return tile, board
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -131,7 +133,7 @@ def test_loose_tiles_are_drawn_as_their_template_drew_them(alice, players) -> No
     """Every tile a board shows (the site's, the one to place, the one taken last), for every
     viewer in English, Hungarian and Polish (whose decimal commas must not reach the SVG)."""
     game = build_game(alice, *["normal"] * (players - 1), seed=3)
-    template = engines["django"].from_string(OLD_TILE_TEMPLATE)
+    template, _ = old_templates()
     compared, plazas = 0, 0
     for _ in range(6):
         play_random_moves(game, count=5)
@@ -149,3 +151,26 @@ def test_loose_tiles_are_drawn_as_their_template_drew_them(alice, players) -> No
                         compared += 1
                         plazas += "plaza-ring" in tile["svg"]
     assert compared > 100 and plazas > 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_boards_are_drawn_as_their_template_drew_them(alice, bob, players) -> None:
+    """The whole board partial of the game's own drawing (the cities, the site, the tiles and
+    the texts), for every viewer (the member to move with their forms) through a game, in
+    English, Hungarian and Polish, against the templates it replaces."""
+    bob.display_name = "Bob & <Co>"
+    bob.save()
+    game = build_game(alice, bob, *["normal"] * (players - 2), seed=8)
+    tile, old = old_templates()
+    new = engines["django"].from_string(
+        "{% load l10n %}{% localize off %}{% include board_template %}{% endlocalize %}"
+    )
+    for _ in range(8):
+        game.refresh_from_db()
+        for language in ("en", "hu", "pl"):
+            with translation.override(language):
+                for seat in (None, *range(players)):
+                    view = services.view_for(game=game, seat=seat)
+                    ctx = rendering.board_context(game=game, seat=seat, view=view)
+                    assert new.render(ctx) == old.render({**ctx, "old_tile": tile})
+        play_random_moves(game, count=4)
