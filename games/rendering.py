@@ -19,7 +19,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -246,15 +246,25 @@ def score_table(
         # The categories as rows under the standings, so that rank, name, total and rating
         # come first at any width; each says that its numbers are points.
         "categories": [
-            {
-                "key": key,
-                "heading": _("%(category)s (points)") % {"category": label},
-                "cells": [row["cells"][i] for row in rows],
-            }
+            _category_row(key, _("%(category)s (points)") % {"category": label}, i, rows)
             for i, (key, (label, _colour)) in enumerate(zip(keys, categories, strict=True))
         ],
         "rated": any(row["rating"] for row in rows),
     }
+
+
+def _category_row(key: str, heading: str, index: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A category's row under the standings, its cells in the standings' order; `html` is the
+    table row, written here rather than by the template's loops: every board shows one per
+    category (seven in Akropolis), and they were most of the score partial's time."""
+    cells = [row["cells"][index] for row in rows]
+    html = format_html(
+        '<tr data-category="{}"><th scope="row">{}</th>{}</tr>',
+        key,
+        heading,
+        format_html_join("", "<td>{}</td>", ((cell,) for cell in cells)),
+    )
+    return {"key": key, "heading": heading, "cells": cells, "html": html}
 
 
 def _rating(result: Any) -> dict[str, int]:
