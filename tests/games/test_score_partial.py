@@ -1,5 +1,5 @@
 """The score partial (templates/games/_scores.html) draws the same document as before its
-categories' rows were written by `rendering.score_table`: checked against the partial as it
+categories' rows were written by `score_tables.score_table`: checked against the partial as it
 was (commit c037bd9, kept in tests/games/reference) for every game, running and finished, for
 every viewer, in English, Hungarian and Polish."""
 
