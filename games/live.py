@@ -103,8 +103,8 @@ BoardKey = tuple[int, int, str, int | None, str]
 class KeptBoards:
     """The boards a hub keeps drawn: the oldest are forgotten first, once there are more than
     `count` or they hold more than `size` characters in all (a board's text is mostly ASCII:
-    about a byte each). The size is counted as boards come and go: summed again for every
-    announcement over hundreds of kept boards, it took 4 % of a server's time."""
+    about a byte each). The size is counted as boards come and go rather than summed again
+    over the hundreds kept for every announcement."""
 
     def __init__(self, count: int, size: int) -> None:
         self.count, self.size = count, size

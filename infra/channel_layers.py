@@ -4,8 +4,8 @@ embedded (no Redis) configuration, one that works across processes.
 channels-redis receives a message in four commands: a Lua script that puts back what a
 cancelled receive left in a backup queue, the blocking pop, the copy into that backup queue,
 and its removal once the message is handed over. A server's hub receives every move's
-announcement (games/live.py), and those four round trips took about a fifth of a server's
-CPU in `bench_live` (docs/benchmarks.md, "The servers, third round"). `RedisChannelLayer`
+announcement (games/live.py), and receiving one took 0.5 ms of the server's CPU, 0.17 ms in
+one command (docs/benchmarks.md, "The servers, third round"). `RedisChannelLayer`
 pops the message and hands it over, with no backup: a receive cancelled between the two (a
 socket closing while its receive waits for the process's messages) may lose that one
 message, which principle 7 allows (layers deliver at most once; a page that misses a board
