@@ -255,7 +255,7 @@ if REDIS_URL:
     }
     CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "infra.channel_layers.RedisChannelLayer",
             "CONFIG": {
                 # Each socket waits for its next message with a blocking read that Redis answers
                 # after 5 s of silence (RedisChannelLayer.brpop_timeout); redis-py's default

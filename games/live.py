@@ -28,7 +28,7 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Hashable, Mapping
+from collections.abc import Callable, Container, Coroutine, Hashable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -38,12 +38,11 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
-from django.db.models import Prefetch
 from django.utils import translation
 
 from accounts.sessions import SESSIONS_GROUP
-from games import broadcast
-from games.models import Game, Move, Seat
+from games import broadcast, live_reads
+from games.models import Game, Move
 from infra import timing
 
 logger = logging.getLogger(__name__)
@@ -101,13 +100,35 @@ class Snapshot:
 BoardKey = tuple[int, int, str, int | None, str]
 
 
-def keep_boards(boards: OrderedDict[BoardKey, str], count: int, size: int) -> None:
-    """Forget the oldest of `boards` until at most `count` are left holding at most `size`
-    characters in all (a board's text is mostly ASCII: about a byte each)."""
-    held = sum(len(html) for html in boards.values())
-    while boards and (len(boards) > count or held > size):
-        _, html = boards.popitem(last=False)
-        held -= len(html)
+class KeptBoards:
+    """The boards a hub keeps drawn: the oldest are forgotten first, once there are more than
+    `count` or they hold more than `size` characters in all (a board's text is mostly ASCII:
+    about a byte each). The size is counted as boards come and go rather than summed again
+    over the hundreds kept for every announcement."""
+
+    def __init__(self, count: int, size: int) -> None:
+        self.count, self.size = count, size
+        self.boards: OrderedDict[BoardKey, str] = OrderedDict()
+        self.held = 0
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.boards
+
+    def get(self, key: BoardKey) -> str | None:
+        return self.boards.get(key)
+
+    def add(self, drawn: Mapping[BoardKey, str]) -> None:
+        for key, html in drawn.items():
+            before = self.boards.pop(key, None)
+            self.held += len(html) - (0 if before is None else len(before))
+            self.boards[key] = html
+        while self.boards and (len(self.boards) > self.count or self.held > self.size):
+            _, html = self.boards.popitem(last=False)
+            self.held -= len(html)
+
+    def clear(self) -> None:
+        self.boards.clear()
+        self.held = 0
 
 
 class Hub:
@@ -115,7 +136,7 @@ class Hub:
         self.layer = layer
         self.channel = ""
         self.watchers: dict[int, set[Watcher]] = {}
-        self.boards: OrderedDict[BoardKey, str] = OrderedDict()
+        self.boards = KeptBoards(KEEP_BOARDS, settings.LIVE_BOARDS_KEPT_BYTES)
         self.groups_lock = asyncio.Lock()
         self.tasks: list[asyncio.Task[None]] = []
 
@@ -244,13 +265,13 @@ class Hub:
             timing.stamp(event, "render")
         if snapshot.game is None:
             return []
-        self.boards.update(drawn)
         sends = []
         for watcher in watchers:
-            html = self.boards.get(snapshot.key_for(watcher.user_id, watcher.language))
+            key = snapshot.key_for(watcher.user_id, watcher.language)
+            html = drawn[key] if key in drawn else self.boards.get(key)
             if html is not None and watcher.wants(snapshot):
                 sends.append(watcher.send_board(snapshot, html, event))
-        keep_boards(self.boards, KEEP_BOARDS, settings.LIVE_BOARDS_KEPT_BYTES)
+        self.boards.add(drawn)
         return sends
 
     async def _end_sessions(self, event: dict[str, Any]) -> None:
@@ -278,9 +299,8 @@ def hub() -> Hub:
 def read_game(game_id: int) -> Snapshot:
     from games.rendering import board_stamp
 
-    # Each render asks for the seats several times: this one query serves them all.
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
-    game = Game.objects.filter(pk=game_id).prefetch_related(seats).first()
+    # Each render asks for the seats several times: this one statement serves them all.
+    game = live_reads.game_with_seats(game_id)
     if game is None:
         return Snapshot(game=None, revision=-1, stamp="", positions={})
     positions = {s.user_id: s.position for s in game.seats.all() if s.user_id is not None}
@@ -369,13 +389,13 @@ def shared_board(
 
 
 def read_and_draw_now(
-    game_id: int, wanted: set[tuple[int, str]], drawn_before: Mapping[BoardKey, str]
+    game_id: int, wanted: set[tuple[int, str]], drawn_before: Container[BoardKey]
 ) -> tuple[Snapshot, dict[BoardKey, str], float]:
     """The game as it is now, the boards of the views (member, language) in `wanted` that
     `drawn_before` lacks, and when the read ended. A view that fails to draw is left out (its
     sockets get the next board, or fetch it over HTTP) and the others are still drawn. The
     thread's connection goes back to the pool at the end, as channels does for its own."""
-    from games.rendering import recent_rows
+    from games.rendering import RECENT_MOVES
 
     close_old_connections()
     try:
@@ -387,7 +407,7 @@ def read_and_draw_now(
             return snapshot, drawn, read_at
         # The log's last moves: read once for every viewpoint drawn here (each tells them in
         # its own language), and only if one is drawn.
-        recent = functools.cache(functools.partial(recent_rows, game))
+        recent = functools.cache(functools.partial(live_reads.last_moves, game, RECENT_MOVES))
         for user_id, language in wanted:
             key = snapshot.key_for(user_id, language)
             if key in drawn or key in drawn_before:

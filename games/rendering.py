@@ -5,7 +5,8 @@ DESIGN.md principle 4: the only game data that reaches a template is what
 anyone replaying a running game they do not play in, gets the view of seat None). Each
 game's board module (`games/boards/<pkg>.py`) turns that view into drawing data for its
 templates (`templates/games/<pkg>/`); this module does what every game shares: names, the
-move log, the score table and chart, and the context of the board partial.
+move log, the score table and chart (games/score_tables.py), and the context of the board
+partial.
 
 `board_context()` is the single place that assembles a board; the play page, the HTTP
 board partial, the htmx move answer, the replay viewer and the websocket consumer
@@ -18,14 +19,15 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import boards, catalog, clocks, deals, engines, practice, ratings
+from games import boards, catalog, clocks, deals, engines, practice
 from games.models import Game, Move, Review, position_of
+from games.score_tables import score_chart, score_table
 
 BOT_LABELS = {
     "easy": gettext_lazy("Easy bot"),
@@ -34,7 +36,6 @@ BOT_LABELS = {
 }
 # How many moves the game page lists under "What just happened".
 RECENT_MOVES = 8
-DEFAULT_COLOUR = "#999999"
 
 
 # --- names ------------------------------------------------------------------------------------
@@ -149,181 +150,26 @@ def recent_moves(
     ]
 
 
-# --- scores -----------------------------------------------------------------------------------
-
-
-def _category(slug: str, key: str) -> tuple[str, str]:
-    board = boards.get(slug)
-    categories = board.CATEGORIES if board is not None else {}
-    label, colour = categories.get(key, (None, DEFAULT_COLOUR))
-    return (str(label) if label is not None else key.replace("_", " ").capitalize(), colour)
-
-
-def score_cell(slug: str, key: str, points: int, measure: dict[str, int] | None) -> str:
-    """A category's points, with what they counted where the rule scores a measure (the
-    engine's scores["measures"], put in words by the game's board module): "6 (level 3)"."""
-    board = boards.get(slug)
-    words = None
-    # A measure of nothing ("0 (0 tiles)") would only add noise.
-    if measure and any(measure.values()) and board is not None:
-        words = board.measure_text(key, measure)
-    if not words:
-        return str(points)
-    return _("%(points)s (%(measure)s)") % {"points": points, "measure": words}
-
-
-def score_table(
-    scores: dict[str, Any],
-    names: list[str],
-    results: list[Any] | None = None,
-    *,
-    slug: str = "",
-    seats: list[Any] | None = None,
-) -> dict[str, Any]:
-    """Rows per seat in ranking order, one column per scoring category.
-
-    Once the end-of-game task has stored the results, their ranks decide the order and the
-    winners (a seat that resigned ranks last whatever its bot scored), and each row shows the
-    rating change; before that, the engine's ranking. A seat that resigned, or that a bot
-    finished after a timeout, says so.
-    """
-    breakdown = scores.get("breakdown") or []
-    measures = scores.get("measures") or []
-    keys: list[str] = []
-    for parts in breakdown:
-        keys.extend(k for k in parts if k not in keys)
-    if results:
-        by_seat = {r.seat: r for r in results}
-        order = [(r.rank, r.seat) for r in sorted(results, key=lambda r: (r.rank, r.seat))]
-        winners = {r.seat for r in results if r.rank == 1}
-    else:
-        by_seat = {}
-        ranking = scores.get("ranking") or list(range(len(names)))
-        order = list(enumerate(ranking, start=1))
-        winners = set(scores.get("winners", []))
-    seat_rows = {s.position: s for s in seats or []}
-    rows = []
-    for place, seat in order:
-        parts = breakdown[seat] if seat < len(breakdown) else {}
-        measured = measures[seat] if seat < len(measures) else {}
-        result = by_seat.get(seat)
-        rated = result is not None and result.rating_after is not None
-        row_seat = seat_rows.get(seat)
-        resigned = bool(row_seat is not None and row_seat.resigned)
-        rows.append(
-            {
-                "seat": seat,
-                "place": place,
-                "name": names[seat],
-                "values": [parts.get(k, 0) for k in keys],
-                "cells": [score_cell(slug, k, parts.get(k, 0), measured.get(k)) for k in keys],
-                "total": scores["totals"][seat],
-                "winner": seat in winners,
-                "resigned": resigned,
-                "timed_out": bool(row_seat is not None and row_seat.bot_took_over and not resigned),
-                "bot": bool(row_seat is not None and row_seat.is_bot),
-                # Where the name leads (games/templatetags/club_tags.name_link): the member's
-                # profile, or the bot level's standing; an imported game's names lead nowhere.
-                "username": (
-                    row_seat.user.username
-                    if row_seat is not None and row_seat.user_id and not row_seat.label
-                    else ""
-                ),
-                "bot_level": (
-                    row_seat.bot_level
-                    if row_seat is not None and row_seat.user_id is None and not row_seat.label
-                    else ""
-                ),
-                "rating": _rating(result) if rated else None,
-            }
-        )
-    categories = [_category(slug, k) for k in keys]
-    return {
-        "columns": [label for label, _colour in categories],
-        "colours": [colour for _label, colour in categories],
-        "keys": keys,
-        "rows": rows,
-        # The categories as rows under the standings, so that rank, name, total and rating
-        # come first at any width; each says that its numbers are points.
-        "categories": [
-            {
-                "key": key,
-                "heading": _("%(category)s (points)") % {"category": label},
-                "cells": [row["cells"][i] for row in rows],
-            }
-            for i, (key, (label, _colour)) in enumerate(zip(keys, categories, strict=True))
-        ],
-        "rated": any(row["rating"] for row in rows),
-    }
-
-
-def _rating(result: Any) -> dict[str, int]:
-    before = ratings.display(result.rating_before)
-    after = ratings.display(result.rating_after)
-    return {"before": before, "after": after, "change": after - before}
-
-
-def score_chart(table: dict[str, Any]) -> dict[str, Any]:
-    """A stacked bar per seat, one segment per category (the end-of-game picture)."""
-    bar_height, gap, label_width, width = 26, 12, 110, 320
-    biggest = max([sum(max(v, 0) for v in row["values"]) for row in table["rows"]] + [1])
-    bars = []
-    for i, row in enumerate(table["rows"]):
-        y = i * (bar_height + gap)
-        x = float(label_width)
-        segments = []
-        for label, colour, value in zip(
-            table["columns"], table["colours"], row["values"], strict=True
-        ):
-            if value <= 0:
-                continue
-            w = value / biggest * width
-            segments.append(
-                {
-                    "x": round(x, 1),
-                    "width": round(w, 1),
-                    "value": value,
-                    "label": label,
-                    "fill": colour,
-                }
-            )
-            x += w
-        bars.append(
-            {
-                "y": y,
-                "text_y": y + bar_height * 0.7,
-                "name": row["name"],
-                "total": row["total"],
-                "end": round(x + 6, 1),
-                "segments": segments,
-            }
-        )
-    # The legend is laid out in HTML (templates/games/_scores.html), where labels of any
-    # length, in any language, wrap instead of overprinting each other.
-    legend = [
-        {"label": label, "fill": colour}
-        for label, colour in zip(table["columns"], table["colours"], strict=True)
-    ]
-    height = len(bars) * (bar_height + gap)
-    return {
-        "bars": bars,
-        "bar_height": bar_height,
-        "legend": legend,
-        "width": label_width + width + 50,
-        "height": max(height - gap, bar_height),
-    }
-
-
 # --- the whole board --------------------------------------------------------------------------
+
+
+_BOT_BADGES: dict[str | None, str] = {}
+
+
+def bot_badge() -> str:
+    """The site's bot badge (games/_bot_badge.html), rendered once per language: every board
+    says who the game waits for, and the badge is the same text each time."""
+    language = translation.get_language()
+    if language not in _BOT_BADGES:
+        _BOT_BADGES[language] = render_to_string("games/_bot_badge.html")
+    return _BOT_BADGES[language]
 
 
 def waiting_for(names: list[str], to_move: list[int], bots: set[int]) -> str:
     """Who the game waits for, each bot seat with the site's bot badge (games/_bot_badge.html:
     no member can name themselves into looking like a bot)."""
-    badge = render_to_string("games/_bot_badge.html")
-    return format_html_join(
-        ", ", "{}{}", ((names[s], mark_safe(badge) if s in bots else "") for s in to_move)
-    )
+    badge = mark_safe(bot_badge())  # our own template
+    return format_html_join(", ", "{}{}", ((names[s], badge if s in bots else "") for s in to_move))
 
 
 def end_reason(slug: str, view: dict[str, Any], names: list[str]) -> str | None:

@@ -1,11 +1,23 @@
-"""A channel layer for the embedded (no Redis) configuration that works across processes.
+"""The site's channel layers: Redis's, receiving each message in one command; and for the
+embedded (no Redis) configuration, one that works across processes.
 
-Channels' in-memory layer lives inside one process, so a bot move played by a Celery worker
-would never reach the browsers connected to the ASGI server. This layer keeps the in-memory
-layer for everything local and additionally writes every ``group_send`` to a small SQLite
-file. Each process that has consumers polls that file and delivers messages written by other
-processes to its own local groups. Only group messages cross processes, which is all the site
-uses: consumers join groups, and services announce changes with ``group_send``.
+channels-redis receives a message in four commands: a Lua script that puts back what a
+cancelled receive left in a backup queue, the blocking pop, the copy into that backup queue,
+and its removal once the message is handed over. A server's hub receives every move's
+announcement (games/live.py), and receiving one took 0.5 ms of the server's CPU, 0.17 ms in
+one command (docs/benchmarks.md, "The servers, third round"). `RedisChannelLayer`
+pops the message and hands it over, with no backup: a receive cancelled between the two (a
+socket closing while its receive waits for the process's messages) may lose that one
+message, which principle 7 allows (layers deliver at most once; a page that misses a board
+catches up).
+
+`EmbeddedChannelLayer`: Channels' in-memory layer lives inside one process, so a bot move
+played by a Celery worker would never reach the browsers connected to the ASGI server. This
+layer keeps the in-memory layer for everything local and additionally writes every
+``group_send`` to a small SQLite file. Each process that has consumers polls that file and
+delivers messages written by other processes to its own local groups. Only group messages
+cross processes, which is all the site uses: consumers join groups, and services announce
+changes with ``group_send``.
 
 Delivery stays at most once, as with every channel layer (DESIGN.md principle 7): a browser that
 misses a message notices the gap in move numbers and fetches the board over HTTP.
@@ -22,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer
+from channels_redis.core import RedisChannelLayer as ChannelsRedisLayer
 
 POLL_INTERVAL = 0.1  # seconds between two looks at the relay file
 KEEP_SECONDS = 120  # rows older than this are deleted
@@ -100,3 +113,15 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
     async def group_add(self, group: str, channel: str) -> None:
         await super().group_add(group, channel)
         self._ensure_poller()
+
+
+class RedisChannelLayer(ChannelsRedisLayer):
+    """channels-redis 4.3's layer with one command per message received (the module's
+    docstring says why); sending, groups and expiry are channels-redis's own."""
+
+    async def _brpop_with_clean(self, index: int, channel: str, timeout: float) -> Any:
+        popped = await self.connection(index).bzpopmin(channel, timeout=timeout)
+        return None if popped is None else popped[1]
+
+    async def _clean_receive_backup(self, index: int, channel: str) -> None:
+        """Nothing to clean: no backup is kept."""

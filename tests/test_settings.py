@@ -98,7 +98,7 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis(tmp_path: Path) ->
     loaded = json.loads(result.stdout)
     assert loaded["db"] == "django.db.backends.postgresql"
     assert loaded["db_name"] == "club"
-    assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert loaded["layer"] == "infra.channel_layers.RedisChannelLayer"
     assert loaded["broker"] == "redis://cache.invalid:6379/0"
     assert loaded["cache"] == "infra.cache.RedisCacheWithFallback"
 

@@ -11,9 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -21,15 +19,6 @@ from games import rendering
 from games.stats import Player
 
 register = template.Library()
-_BADGES: dict[str | None, str] = {}
-
-
-def bot_badge() -> str:
-    """The site's bot badge (games/_bot_badge.html), rendered once per language."""
-    language = translation.get_language()
-    if language not in _BADGES:
-        _BADGES[language] = render_to_string("games/_bot_badge.html")
-    return _BADGES[language]
 
 
 def standing_url(bot_level: str, slug: str = "") -> str:
@@ -47,7 +36,7 @@ def name_link(name: str, username: str = "", bot_level: str = "", slug: str = ""
     if username:
         return format_html('<a href="{}">{}</a>', reverse("accounts:member", args=[username]), name)
     if bot_level:
-        badge = mark_safe(bot_badge())  # our own template
+        badge = mark_safe(rendering.bot_badge())  # our own template
         return format_html('<a href="{}">{}{}</a>', standing_url(bot_level, slug), name, badge)
     return format_html("{}", name)
 
@@ -67,7 +56,7 @@ def seat_player(seat: Any, slug: str = "") -> SafeString:
         return name_link(name)
     if seat.user_id is not None:
         link = name_link(name, seat.user.username)
-        return format_html("{}{}", link, mark_safe(bot_badge())) if seat.is_bot else link
+        return format_html("{}{}", link, mark_safe(rendering.bot_badge())) if seat.is_bot else link
     return name_link(name, bot_level=seat.bot_level, slug=slug)
 
 

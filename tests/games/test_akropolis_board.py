@@ -1,16 +1,19 @@
 """The Akropolis board's kept cities (games/boards/akropolis/drawing.py `drawn_city`): a board
 drawn with cities kept from earlier boards is the board drawn from nothing, for every seat
-and language through a game, and a city that did not change is not drawn again."""
+and language through a game, and a city that did not change is not drawn again. The loose
+tiles the board module writes are the ones their template wrote."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.template import engines
 from django.utils import translation
 
-from games import rendering
+from games import rendering, services
 from games.boards.akropolis import drawing, names
 from tests.games.conftest import build_game, play_random_moves
 from tests.games.test_rendering import ENGINE, make_game, play_until, render_board
@@ -104,3 +107,70 @@ def test_a_place_on_a_plaza_names_the_plaza_and_its_stars(
     # The plaza beneath still shows its stars in the city.
     cell = re.search(rf'<g class="hex[^"]*" data-q="{q}" data-r="{r}".*?</g>', html, re.S)
     assert re.search(r'<text class="stars"[^>]*>' + "★" * stars + "</text>", cell.group(0))
+
+
+# The board's templates before the board module wrote its tiles and texts (commit c037bd9),
+# kept as they were: each drawing now is checked against theirs. The tile was included inside
+# the board frame's `localize off`.
+REFERENCE = Path(__file__).parent / "reference"
+OLD_TILE = (REFERENCE / "akropolis_tile_c037bd9.svg").read_text()
+OLD_BOARD = (REFERENCE / "akropolis_board_c037bd9.html").read_text()
+
+
+def old_templates() -> tuple[Any, Any]:
+    django = engines["django"]
+    tile = django.from_string("{% load l10n %}{% localize off %}" + OLD_TILE + "{% endlocalize %}")
+    board = django.from_string(
+        "{% load l10n %}{% localize off %}"
+        + OLD_BOARD.replace('{% include "games/akropolis/_tile.svg" %}', "{% include old_tile %}")
+        + "{% endlocalize %}"
+    )
+    return tile, board
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_loose_tiles_are_drawn_as_their_template_drew_them(alice, players) -> None:
+    """Every tile a board shows (the site's, the one to place, the one taken last), for every
+    viewer in English, Hungarian and Polish (whose decimal commas must not reach the SVG)."""
+    game = build_game(alice, *["normal"] * (players - 1), seed=3)
+    template, _ = old_templates()
+    compared, plazas = 0, 0
+    for _ in range(6):
+        play_random_moves(game, count=5)
+        game.refresh_from_db()
+        for language in ("en", "hu", "pl"):
+            with translation.override(language):
+                for seat in (None, *range(players)):
+                    view = services.view_for(game=game, seat=seat)
+                    names = rendering.seat_names(game)
+                    board = drawing.board(view, names, rendering.recent_moves(game))
+                    for tile in [*board["site"], board["taken"], board["last_taken"]]:
+                        if tile is None:
+                            continue
+                        assert tile["svg"] == template.render({"tile": tile})
+                        compared += 1
+                        plazas += "plaza-ring" in tile["svg"]
+    assert compared > 100 and plazas > 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_boards_are_drawn_as_their_template_drew_them(alice, bob, players) -> None:
+    """The whole board partial of the game's own drawing (the cities, the site, the tiles and
+    the texts), for every viewer (the member to move with their forms) through a game, in
+    English, Hungarian and Polish, against the templates it replaces."""
+    bob.display_name = "Bob & <Co>"
+    bob.save()
+    game = build_game(alice, bob, *["normal"] * (players - 2), seed=8)
+    tile, old = old_templates()
+    new = engines["django"].from_string(
+        "{% load l10n %}{% localize off %}{% include board_template %}{% endlocalize %}"
+    )
+    for _ in range(8):
+        game.refresh_from_db()
+        for language in ("en", "hu", "pl"):
+            with translation.override(language):
+                for seat in (None, *range(players)):
+                    view = services.view_for(game=game, seat=seat)
+                    ctx = rendering.board_context(game=game, seat=seat, view=view)
+                    assert new.render(ctx) == old.render({**ctx, "old_tile": tile})
+        play_random_moves(game, count=4)
