@@ -338,6 +338,9 @@ CELERY_TASK_ROUTES = {
     "games.tasks.review_game": {"queue": HEAVY_QUEUE},
     "games.tasks.compute_hint": {"queue": HEAVY_QUEUE},
 }
+# The play worker's processes (infra/workers.py): each is a Celery worker of its own with the
+# solo pool, taking one bot turn at a time; together they take that many at once.
+PLAY_PROCESSES = max(1, env_int("PLAY_PROCESSES", 2))
 # The heavy worker's processes (each runs one search at a time) and how much it yields the CPU
 # to everything else (a `nice` increment): reviews take at most this share of the machine.
 HEAVY_CONCURRENCY = max(1, env_int("HEAVY_CONCURRENCY", 1))

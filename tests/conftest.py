@@ -110,17 +110,22 @@ def empty_task_queue() -> None:
 def start_celery_worker(
     env: dict[str, str], log: Path, program: list[str] | None = None, kind: str = workers.PLAY
 ) -> subprocess.Popen[bytes]:
-    """A real Celery worker process of `kind` (infra/workers.py: `play` or `heavy`, each on its
-    own queue, as production runs them) with `env`, writing to `log`; returned once a ping sent
-    to its queue has made the round trip, which proves it is up and consuming (it fails with
-    the log's end if not). `program` runs instead of the `celery` command, with the same
-    arguments."""
+    """A real Celery worker of `kind` (infra/workers.py: `play` or `heavy`, each on its own
+    queue, as production runs them) with `env`, writing to `log`; returned once a ping sent to
+    its queue has made the round trip, which proves it is up and consuming (it fails with the
+    log's end if not). The play worker is production's supervisor of `PLAY_PROCESSES` solo
+    workers; stopping or killing it stops or kills them. `program` runs instead of the
+    `celery` command, with the same arguments (for `play`, those of one solo worker, with no
+    supervisor)."""
     from config.celery import app
 
-    options = ["--pool=solo", "--loglevel=INFO"]
-    options += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+    options = ["--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+    if kind == workers.HEAVY:
+        # One process: a test that kills the worker kills the search in hand.
+        options.insert(0, "--pool=solo")
     if program is None:
-        # The launcher production uses: the heavy worker at its lower CPU priority.
+        # The launcher production uses: the play worker's supervisor, the heavy worker at its
+        # lower CPU priority.
         command = [sys.executable, "-m", "infra.workers", kind, *options]
     else:
         command = [*program, *workers.argv(kind, *options)[1:]]
