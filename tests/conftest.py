@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # --- processes ------------------------------------------------------------------------------
+
+
+def kill_worker(proc: subprocess.Popen[bytes]) -> None:
+    """Kill a Celery worker outright (SIGKILL): the play worker's supervisor takes its
+    processes with it (infra/workers.py). Returns once each has ended and so let go of its
+    broker connection: a process still dying could take a message sent meanwhile with it."""
+    from tools.evening import children
+
+    processes = children(proc.pid)
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in processes):
+        assert time.monotonic() < deadline, "the worker's processes outlived it"
+        time.sleep(0.05)
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie has ended: only its exit status is left)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:

@@ -121,6 +121,8 @@ def test_a_stopped_supervisor_stops_its_processes_warm(
     supervisor: subprocess.Popen[bytes] = start_celery_worker(process_env, log)
     processes = children(supervisor.pid)
     assert processes
+    # Each has set up its shutdown (a process still starting would simply end).
+    wait_for(lambda: log.read_text().count(" ready.") == len(processes), "all ready", log)
     supervisor.terminate()
     assert supervisor.wait(timeout=60) == 0
     assert not any(Path(f"/proc/{pid}").exists() for pid in processes)
