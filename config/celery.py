@@ -8,7 +8,6 @@ from typing import Any
 
 import click
 from celery import Celery, bootsteps
-from celery.concurrency.solo import TaskPool as SoloPool
 from celery.signals import task_postrun, worker_init, worker_ready
 from celery.worker import WorkController
 from kombu.transport import TRANSPORT_ALIASES
@@ -35,6 +34,8 @@ class RetireAbove(bootsteps.Step):
     def __init__(self, parent: WorkController, retire_above: int = 0, **kwargs: Any) -> None:
         if not retire_above:
             return
+        from celery.concurrency.solo import TaskPool as SoloPool
+
         if not issubclass(parent.pool_cls, SoloPool):
             raise click.UsageError(
                 "--retire-above is for the solo pool: prefork has --max-memory-per-child"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
@@ -204,6 +205,26 @@ def test_a_play_process_over_its_limit_after_a_task_asks_for_a_warm_shutdown(
     monkeypatch.setattr(memory.Retirement, "above", memory.resident_kib() // 2)
     app.tasks["accounts.tasks.ping"].apply()
     assert state.should_stop == 0  # what SIGTERM asks for: a warm shutdown, exit status 0
+
+
+def test_only_a_solo_worker_takes_a_memory_limit_it_enforces_by_stopping(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A prefork worker would stop its whole pool for one process's memory: Celery's own
+    `--max-memory-per-child` is the one for it."""
+    import click
+    from celery.concurrency.prefork import TaskPool as PreforkPool
+    from celery.concurrency.solo import TaskPool as SoloPool
+
+    from config.celery import RetireAbove
+    from infra import memory
+
+    monkeypatch.setattr(memory.Retirement, "above", 0)
+    with pytest.raises(click.UsageError):
+        RetireAbove(SimpleNamespace(pool_cls=PreforkPool), retire_above=100_000)
+    assert memory.Retirement.above == 0
+    RetireAbove(SimpleNamespace(pool_cls=SoloPool), retire_above=100_000)
+    assert memory.Retirement.above == 100_000
 
 
 def test_a_worker_hands_memory_back_after_each_task(monkeypatch: pytest.MonkeyPatch) -> None:
