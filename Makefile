@@ -47,10 +47,11 @@ run: install
 	@# The server (infra/serve.py: uvicorn) runs in the foreground so Ctrl-C reaches it (a
 	@# shell script's background jobs ignore SIGINT); when it ends, for whatever reason, the workers
 	@# are stopped too. A worker that exits by itself is started again after 5 s, as a supervisor
-	@# does in production. infra/workers.py: `play` takes bot turns, `heavy` reviews and hints.
+	@# does in production. infra/workers.py: `play` takes bot turns (PLAY_PROCESSES solo workers
+	@# under a supervisor of its own, which starts one again when it exits), `heavy` reviews and hints.
 	@( trap 'kill $$pid 2>/dev/null; wait $$pid; exit 0' TERM; \
 	  while true; do \
-	    $(PY) -m infra.workers play --beat --loglevel=WARNING --concurrency=2 & \
+	    $(PY) -m infra.workers play --beat --loglevel=WARNING & \
 	    pid=$$!; wait $$pid; \
 	    echo "The play worker exited (status $$?); starting it again in 5 s."; sleep 5 & wait $$!; \
 	  done ) & \

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import Any
 
-from celery import Celery
+import click
+from celery import Celery, bootsteps
 from celery.signals import task_postrun, worker_init, worker_ready
+from celery.worker import WorkController
 from kombu.transport import TRANSPORT_ALIASES
 
 logger = logging.getLogger(__name__)
@@ -20,6 +23,37 @@ TRANSPORT_ALIASES["clubfs"] = "infra.fs_transport:Transport"
 app = Celery("config", task_cls="celery.contrib.django.task:DjangoTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+class RetireAbove(bootsteps.Step):
+    """`celery worker --pool solo --retire-above KIB`: a worker left holding more than that
+    after a task shuts down warm (infra/memory.py), for its supervisor to start a fresh one
+    (infra/workers.py, the play processes). Celery's `--max-memory-per-child` does this for a
+    prefork pool's processes only."""
+
+    def __init__(self, parent: WorkController, retire_above: int = 0, **kwargs: Any) -> None:
+        if not retire_above:
+            return
+        from celery.concurrency.solo import TaskPool as SoloPool
+
+        if not issubclass(parent.pool_cls, SoloPool):
+            raise click.UsageError(
+                "--retire-above is for the solo pool: prefork has --max-memory-per-child"
+            )
+        from infra import memory
+
+        memory.retire_above(retire_above)
+
+
+app.user_options["worker"].add(
+    click.Option(
+        ["--retire-above"],
+        type=int,
+        default=0,
+        help="KiB resident after a task above which a solo worker shuts down warm (0: never).",
+    )
+)
+app.steps["worker"].add(RetireAbove)
 
 
 @worker_init.connect
@@ -47,7 +81,9 @@ def _resend_overdue_work(**kwargs: object) -> None:
 
 @task_postrun.connect
 def _hand_back_memory(**kwargs: object) -> None:
-    """A search's memory goes back to the system once its task is done (infra/memory.py)."""
+    """A search's memory goes back to the system once its task is done, and a play process
+    still holding too much stops for a fresh one (infra/memory.py)."""
     from infra import memory
 
     memory.hand_back()
+    memory.retire_if_over()

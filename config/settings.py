@@ -338,15 +338,18 @@ CELERY_TASK_ROUTES = {
     "games.tasks.review_game": {"queue": HEAVY_QUEUE},
     "games.tasks.compute_hint": {"queue": HEAVY_QUEUE},
 }
+# The play worker's processes (infra/workers.py): each is a Celery worker of its own with the
+# solo pool, taking one bot turn at a time; together they take that many at once.
+PLAY_PROCESSES = max(1, env_int("PLAY_PROCESSES", 2))
 # The heavy worker's processes (each runs one search at a time) and how much it yields the CPU
 # to everything else (a `nice` increment): reviews take at most this share of the machine.
 HEAVY_CONCURRENCY = max(1, env_int("HEAVY_CONCURRENCY", 1))
 HEAVY_NICE = env_int("HEAVY_NICE", 10)
-# A worker's pool process is replaced by a fresh one after a task that leaves it holding more
-# than this much resident memory (KiB; 0: never): Python keeps memory a search has freed for
-# itself, and a worker that plays or reviews for hours would hold its largest search's worth
-# (docs/operations.md, "Memory"; docs/benchmarks.md, "Memory after a club evening").
-# A fresh pool process is about 105 MB resident, half of it shared with its worker.
+# A play process, or the heavy worker's pool process, is replaced by a fresh one after a task
+# that leaves it holding more than this much resident memory (KiB; 0: never): Python keeps
+# memory a search has freed for itself, and a worker that plays or reviews for hours would hold
+# its largest search's worth (docs/operations.md, "Memory"; docs/benchmarks.md, "Memory after
+# a club evening"). A fresh play process or pool process is about 105 MB resident.
 PLAY_MAX_MEMORY_PER_CHILD = env_int("PLAY_MAX_MEMORY_PER_CHILD", 120_000)
 HEAVY_MAX_MEMORY_PER_CHILD = env_int("HEAVY_MAX_MEMORY_PER_CHILD", 120_000)
 # The heavy worker's pool process is replaced after this many tasks (0: never). A review or a

@@ -8,8 +8,11 @@ process collects what is left in reference cycles and asks glibc to return its f
 objects the worker imported before forking its pool are frozen first (`gc.freeze`): a
 collection in a pool process then leaves them, and the pages they share with the worker, alone
 (a collection that touched them would give each process its own copy).
-`CELERY_WORKER_MAX_MEMORY_PER_CHILD` and its kind-specific settings (infra/workers.py) are the
-bound beyond this: a process still holding more is replaced.
+`PLAY_MAX_MEMORY_PER_CHILD` and `HEAVY_MAX_MEMORY_PER_CHILD` (infra/workers.py) are the bound
+beyond this: a process still holding more is replaced. The heavy worker's prefork pool does
+that itself (Celery's `--max-memory-per-child`); a play process, a solo worker with no pool
+process to replace, shuts down warm instead (`retire_if_over`) and its supervisor starts a
+fresh one.
 """
 
 from __future__ import annotations
@@ -17,7 +20,13 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import gc
+import logging
+import os
+import resource
+import sys
 from collections.abc import Callable
+
+logger = logging.getLogger(__name__)
 
 
 def _trim() -> Callable[[int], int] | None:
@@ -44,3 +53,46 @@ def freeze_before_fork() -> None:
     """Keep what the worker holds now out of every later collection (before its pool forks)."""
     gc.collect()
     gc.freeze()
+
+
+class Retirement:
+    """The resident memory (KiB) above which this worker process ends after a task; 0: never."""
+
+    above = 0
+
+
+def retire_above(kib: int) -> None:
+    """From now on a task that leaves this process holding more than `kib` KiB ends it."""
+    Retirement.above = kib
+
+
+def resident_kib() -> int:
+    """The memory this process holds now (its resident set, KiB). Without /proc (macOS) its
+    peak, which is what the system reports there."""
+    try:
+        with open("/proc/self/statm") as statm:
+            pages = int(statm.read().split()[1])
+    except OSError:
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak // 1024 if sys.platform == "darwin" else peak
+    return pages * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def retire_if_over() -> None:
+    """After a task (and `hand_back`): a worker holding more than its limit asks itself for a
+    warm shutdown, as SIGTERM would. It takes no new task, gives the tasks it keeps for
+    later back to the broker, and exits; its supervisor starts a fresh process."""
+    if not Retirement.above:
+        return
+    held = resident_kib()
+    if held <= Retirement.above:
+        return
+    logger.warning(
+        "This worker holds %d KiB after its task, more than %d: it stops for a fresh one.",
+        held,
+        Retirement.above,
+    )
+    from celery.platforms import EX_OK
+    from celery.worker import state
+
+    state.should_stop = EX_OK

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # --- processes ------------------------------------------------------------------------------
 
 
+def kill_worker(proc: subprocess.Popen[bytes]) -> None:
+    """Kill a Celery worker outright (SIGKILL): the play worker's supervisor takes its
+    processes with it (infra/workers.py). Returns once each has ended and so let go of its
+    broker connection: a process still dying could take a message sent meanwhile with it."""
+    from tools.evening import children
+
+    processes = children(proc.pid)
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in processes):
+        assert time.monotonic() < deadline, "the worker's processes outlived it"
+        time.sleep(0.05)
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie has ended: only its exit status is left)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
 def stop(proc: subprocess.Popen[bytes]) -> None:
     proc.terminate()
     try:
@@ -110,17 +135,22 @@ def empty_task_queue() -> None:
 def start_celery_worker(
     env: dict[str, str], log: Path, program: list[str] | None = None, kind: str = workers.PLAY
 ) -> subprocess.Popen[bytes]:
-    """A real Celery worker process of `kind` (infra/workers.py: `play` or `heavy`, each on its
-    own queue, as production runs them) with `env`, writing to `log`; returned once a ping sent
-    to its queue has made the round trip, which proves it is up and consuming (it fails with
-    the log's end if not). `program` runs instead of the `celery` command, with the same
-    arguments."""
+    """A real Celery worker of `kind` (infra/workers.py: `play` or `heavy`, each on its own
+    queue, as production runs them) with `env`, writing to `log`; returned once a ping sent to
+    its queue has made the round trip, which proves it is up and consuming (it fails with the
+    log's end if not). The play worker is production's supervisor of `PLAY_PROCESSES` solo
+    workers; stopping or killing it stops or kills them. `program` runs instead of the
+    `celery` command, with the same arguments (for `play`, those of one solo worker, with no
+    supervisor)."""
     from config.celery import app
 
-    options = ["--pool=solo", "--loglevel=INFO"]
-    options += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+    options = ["--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+    if kind == workers.HEAVY:
+        # One process: a test that kills the worker kills the search in hand.
+        options.insert(0, "--pool=solo")
     if program is None:
-        # The launcher production uses: the heavy worker at its lower CPU priority.
+        # The launcher production uses: the play worker's supervisor, the heavy worker at its
+        # lower CPU priority.
         command = [sys.executable, "-m", "infra.workers", kind, *options]
     else:
         command = [*program, *workers.argv(kind, *options)[1:]]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
@@ -66,6 +67,21 @@ def test_the_heavy_worker_runs_one_search_at_a_time_at_a_lower_priority() -> Non
     assert settings.HEAVY_NICE > 0
     play = workers.argv("play", "--beat")
     assert play[play.index("-Q") + 1] == "play" and "--beat" in play
+
+
+def test_the_play_worker_is_solo_processes_with_beat_in_the_first_only(
+    settings: Settings,
+) -> None:
+    """Each play process is a Celery worker of its own (no prefork pool to hand tasks over to)
+    with a name of its own; beat runs once."""
+    settings.PLAY_PROCESSES = 3
+    commands = workers.play_commands(["--beat", "--loglevel=INFO"])
+    assert [c[c.index("-n") + 1] for c in commands] == ["play1@%h", "play2@%h", "play3@%h"]
+    assert all(c[c.index("-Q") + 1] == "play" for c in commands)
+    assert all(c[c.index("--pool") + 1] == "solo" for c in commands)
+    assert ["--beat" in c for c in commands] == [True, False, False]
+    assert all("--loglevel=INFO" in c for c in commands)
+    assert len(workers.play_commands(["--processes", "1"])) == 1
 
 
 @pytest.mark.slow
@@ -155,12 +171,16 @@ def test_a_bot_turn_is_played_on_time_with_eight_reviews_queued(
         assert outbox.wait_until_idle(30)
 
 
-def test_worker_children_are_replaced_past_their_memory_limit(settings: Settings) -> None:
+def test_worker_processes_are_replaced_past_their_memory_limit(settings: Settings) -> None:
     settings.HEAVY_MAX_MEMORY_PER_CHILD = 150_000
     settings.PLAY_MAX_MEMORY_PER_CHILD = 0
     heavy = workers.argv("heavy")
     assert heavy[heavy.index("--max-memory-per-child") + 1] == "150000"
-    assert "--max-memory-per-child" not in workers.argv("play")  # 0: never replaced
+    assert "--retire-above" not in workers.argv("play")  # 0: never replaced
+    # A solo play process has no pool process to replace: it ends itself, for a fresh one.
+    settings.PLAY_MAX_MEMORY_PER_CHILD = 130_000
+    play = workers.argv("play", number=2)
+    assert play[play.index("--retire-above") + 1] == "130000"
 
 
 def test_each_search_of_the_heavy_worker_starts_in_a_fresh_process(settings: Settings) -> None:
@@ -169,6 +189,42 @@ def test_each_search_of_the_heavy_worker_starts_in_a_fresh_process(settings: Set
     assert heavy[heavy.index("--max-tasks-per-child") + 1] == "1"
     # A bot's plan for the rest of its turn lives in the play worker's process.
     assert "--max-tasks-per-child" not in workers.argv("play")
+
+
+def test_a_play_process_over_its_limit_after_a_task_asks_for_a_warm_shutdown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from celery.worker import state
+
+    from infra import memory
+
+    monkeypatch.setattr(state, "should_stop", None)
+    monkeypatch.setattr(memory.Retirement, "above", 2 * memory.resident_kib())
+    app.tasks["accounts.tasks.ping"].apply()
+    assert state.should_stop is None  # within its limit: it carries on
+    monkeypatch.setattr(memory.Retirement, "above", memory.resident_kib() // 2)
+    app.tasks["accounts.tasks.ping"].apply()
+    assert state.should_stop == 0  # what SIGTERM asks for: a warm shutdown, exit status 0
+
+
+def test_only_a_solo_worker_takes_a_memory_limit_it_enforces_by_stopping(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A prefork worker would stop its whole pool for one process's memory: Celery's own
+    `--max-memory-per-child` is the one for it."""
+    import click
+    from celery.concurrency.prefork import TaskPool as PreforkPool
+    from celery.concurrency.solo import TaskPool as SoloPool
+
+    from config.celery import RetireAbove
+    from infra import memory
+
+    monkeypatch.setattr(memory.Retirement, "above", 0)
+    with pytest.raises(click.UsageError):
+        RetireAbove(SimpleNamespace(pool_cls=PreforkPool), retire_above=100_000)
+    assert memory.Retirement.above == 0
+    RetireAbove(SimpleNamespace(pool_cls=SoloPool), retire_above=100_000)
+    assert memory.Retirement.above == 100_000
 
 
 def test_a_worker_hands_memory_back_after_each_task(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,11 +3,12 @@
     python -m tools.evening --games 10 --evenings 2
 
 Starts the processes `make run` starts, with the same commands (infra/serve.py, and
-infra/workers.py's `play` worker with beat and two children and its `heavy` worker), on the
-embedded defaults (SQLite, the filesystem broker, in var/evening/, emptied first) unless
-DATABASE_URL and REDIS_URL are set (then that database is dropped and made again and that
-Redis database emptied: a local one whose name says "evening", and a Redis database other
-than 0). It migrates, imports the rulebooks and makes the demo data as `make run` does.
+infra/workers.py's `play` worker, a supervisor of two solo worker processes, the first with
+beat, and its `heavy` worker), on the embedded defaults (SQLite, the filesystem broker, in
+var/evening/, emptied first) unless DATABASE_URL and REDIS_URL are set (then that database
+is dropped and made again and that Redis database emptied: a local one whose name says
+"evening", and a Redis database other than 0). It migrates, imports the rulebooks and makes
+the demo data as `make run` does.
 
 Each evening a member signs in through the log-in form and plays `--games` games against
 bots (Babylon, Akropolis, The Hanging Gardens and Tower of Babel in turn), through the
@@ -16,8 +17,9 @@ its first `--hints` turns and waits for each, posts one of the moves the board o
 plays on to the end. Each finished game's review is asked for at once (the heavy worker runs
 it while the next game is played); the evening ends when every review is done. Then it
 prints each process's proportional set size (PSS, /proc/<pid>/smaps_rollup) with its
-children (the Celery pool's children and beat are processes of their own), and the total.
-With `--evenings 2` the same processes live through two evenings, so growth shows.
+children and grandchildren (the play worker's processes, the first one's beat, the heavy
+worker's pool), and the total. With `--evenings 2` the same processes live through two
+evenings, so growth shows.
 
 A measurement, not a test (STYLE.md): the figures depend on the machine. It talks only to
 127.0.0.1 and stops every process it started, also on Ctrl-C or an error.
@@ -97,12 +99,24 @@ def command_of(pid: int) -> str:
     return " ".join(Path(words[0]).name if i == 0 else w for i, w in enumerate(words[:6]))
 
 
+def descendants(pid: int) -> list[tuple[int, int]]:
+    """The processes below `pid`, each with its depth (1: a child), each after its parent."""
+    found = []
+    for child in children(pid):
+        found.append((1, child))
+        found += [(depth + 1, below) for depth, below in descendants(child)]
+    return found
+
+
 def pss_table(processes: list[Process]) -> tuple[list[str], float]:
-    """One line per process and per child (MB, 1 MB = 2**20 bytes), and the total in MB."""
+    """One line per process and per child and grandchild (MB, 1 MB = 2**20 bytes), and the
+    total in MB."""
     lines, total = [], 0
     for proc in processes:
         tree = [(proc.name, proc.pid)]
-        tree += [(f"  child of {proc.name}", child) for child in children(proc.pid)]
+        for depth, pid in descendants(proc.pid):
+            kin = "child" if depth == 1 else "grandchild"
+            tree.append((f"{'  ' * depth}{kin} of {proc.name}", pid))
         for label, pid in tree:
             kib = pss_kib(pid)
             if kib is None:
@@ -329,17 +343,19 @@ def start_site(
         env,
     )
     started.append(site)
-    play = [sys.executable, "-m", "infra.workers", workers.PLAY, "--beat"]
-    play += ["--loglevel=WARNING", "--concurrency=2"]
+    play = [sys.executable, "-m", "infra.workers", workers.PLAY, "--beat", "--loglevel=WARNING"]
     heavy = [sys.executable, "-m", "infra.workers", workers.HEAVY, "--loglevel=WARNING"]
     for name, argv in ((workers.PLAY, play), (workers.HEAVY, heavy)):
         started.append(livestack.start(argv, logs / f"{name}.log", env))
     livestack.wait_for_port(port, site)
-    # The play worker's two pool children and beat, the heavy worker's one child (a ping would
-    # need a broadcast, which the embedded filesystem broker has not).
-    wanted = {started[1].pid: 3, started[2].pid: int(env.get("HEAVY_CONCURRENCY", "1"))}
+    # The play worker's processes and the first one's beat, the heavy worker's pool (a ping
+    # would need a broadcast, which the embedded filesystem broker has not).
+    wanted = {
+        started[1].pid: workers.play_processes() + 1,
+        started[2].pid: workers.heavy_concurrency(),
+    }
     deadline = time.monotonic() + 180
-    while any(len(children(pid)) < n for pid, n in wanted.items()):
+    while any(len(descendants(pid)) < n for pid, n in wanted.items()):
         if time.monotonic() > deadline or any(p.poll() is not None for p in started):
             raise CommandError("the Celery workers did not start their children")
         time.sleep(0.5)

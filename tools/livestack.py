@@ -124,7 +124,7 @@ class CpuSample:
 # What a process is, by its command line: the first kind whose words it contains.
 PROCESS_KINDS = (
     ("ASGI servers", ("infra.serve", "uvicorn", "daphne", "granian")),
-    ("Celery workers", ("celery",)),
+    ("Celery workers", ("celery", "infra.workers")),
     ("PostgreSQL", ("postgres",)),
     ("Redis", ("redis-server",)),
 )
@@ -364,15 +364,14 @@ def start_servers(
     return servers
 
 
-def worker_argv(concurrency: int, name: str = "", kind: str = workers.PLAY) -> list[str]:
-    """A Celery worker of `kind` as production starts it (infra/workers.py: `play` takes the
-    bot turns, `heavy` the reviews and hints, at its lower priority)."""
+def worker_argv(kind: str = workers.PLAY, processes: int = 0) -> list[str]:
+    """Celery workers of `kind` as production starts them (infra/workers.py): for `play` the
+    supervisor of `processes` solo workers (`play1`, `play2`, ...; `PLAY_PROCESSES` if 0),
+    for `heavy` the reviews' and hints' worker at its lower priority."""
     argv = [sys.executable, "-m", "infra.workers", kind, "--loglevel=WARNING"]
-    argv += ["--concurrency", str(concurrency), "--without-gossip"]
-    argv += ["--without-mingle", "--without-heartbeat"]
-    if name:
-        argv += ["-n", f"{name}@%h"]
-    return argv
+    if processes:
+        argv += ["--processes", str(processes)]
+    return [*argv, "--without-gossip", "--without-mingle", "--without-heartbeat"]
 
 
 def wait_for_workers(names: list[str], timeout: float = 180.0) -> None:

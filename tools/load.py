@@ -4,10 +4,10 @@
 
 Starts the site on PostgreSQL and Redis (127.0.0.1:5432 and :6379) in a database and a Redis
 database of its own (club_load and db 13 unless told otherwise; both are emptied), with two ASGI
-servers (infra/serve.py) and three Celery workers on loopback (two `play`, one `heavy`: the
-layout of infra/workers.py). In each of the N games a simulated member plays a bot by HTTP as
-a browser does: signs in through the log-in form, opens the game page, keeps the page's socket
-open, and after a think time drawn from 2 to 8 s posts one of the move forms
+servers (infra/serve.py) and the Celery workers on loopback (two `play` processes and a `heavy`
+worker: the layout of infra/workers.py). In each of the N games a simulated member plays a
+bot by HTTP as a browser does: signs in through the log-in form, opens the game page, keeps
+the page's socket open, and after a think time drawn from 2 to 8 s posts one of the move forms
 the board offers (with the session cookie and the CSRF token of the page, as htmx does). M spectator
 sockets watch the games, spread over both servers. After S seconds it prints the moves per second,
 the time from each member's move post to the board's arrival at every socket of the game (p50, p95,
@@ -45,6 +45,7 @@ from urllib.parse import urlencode
 
 from django.core.management.base import CommandError
 
+from infra import workers
 from tools import livestack
 from tools.livestack import Watch, percentile, spread
 
@@ -317,16 +318,15 @@ def run(options: argparse.Namespace) -> dict[str, Any]:
     browser = Browser(len(games))
     try:
         servers = livestack.start_servers(2, logs, processes)
-        for n in (1, 2):
-            worker = livestack.worker_argv(1, f"load{n}")
-            processes.append(livestack.start(worker, logs / f"worker-{n}.log"))
+        play = livestack.worker_argv(workers.PLAY, 2)
+        processes.append(livestack.start(play, logs / "worker-play.log"))
         # Production's layout: the searches members ask for have a worker of their own.
-        heavy = livestack.worker_argv(1, "load-heavy", kind="heavy")
+        heavy = livestack.worker_argv(workers.HEAVY)
         processes.append(livestack.start(heavy, logs / "worker-heavy.log"))
-        livestack.wait_for_workers(["load1", "load2", "load-heavy"])
+        livestack.wait_for_workers(["play1", "play2", "heavy"])
         print(
             f"{len(games)} game(s), {options.spectators} spectator(s), 2 servers, "
-            "2 play workers and a heavy one; "
+            "2 play worker processes and a heavy one; "
             f"playing for {options.seconds:.0f} s...",
             flush=True,
         )

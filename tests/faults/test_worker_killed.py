@@ -34,7 +34,7 @@ from pytest_django.fixtures import Settings
 from games import engines, services
 from games.models import Game, Move
 from games.outbox import outbox
-from tests.conftest import empty_task_queue, make_user, start_celery_worker, stop
+from tests.conftest import empty_task_queue, kill_worker, make_user, start_celery_worker, stop
 from tests.games.conftest import build_game
 from tests.games.test_broker_outage import the_move_that_ends_alices_turn
 
@@ -150,8 +150,7 @@ def test_a_bot_turn_a_killed_worker_kept_for_later_is_played_when_due_by_the_nex
         game.refresh_from_db()
         turn, began = game.version, game.turn_started_at
         wait_for(lambda: queue_is_empty(env), "the worker did not take the bot's turn", log)
-        os.kill(first.pid, signal.SIGKILL)
-        first.wait(timeout=30)
+        kill_worker(first)
     finally:
         stop(first)
 

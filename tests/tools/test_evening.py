@@ -1,6 +1,6 @@
 """The evening command (`python -m tools.evening`) runs one short evening on the embedded
 defaults, as `make run` would, and prints the memory of every process it started: the
-server, each worker and each worker's children, and the total."""
+server, each worker and each worker's children and grandchildren, and the total."""
 
 from __future__ import annotations
 
@@ -40,10 +40,14 @@ def test_an_evening_prints_each_process_and_its_children_and_the_total(tmp_path:
     names = [row[1] for row in rows if row]
     assert names[0].startswith("ASGI server")
     assert "play worker" in names and "heavy worker" in names
-    # The play worker's pool of two and beat, the heavy worker's one pool process.
+    # The play worker's two processes, beat below the first, the heavy worker's pool process.
     play_at = names.index("play worker")
     heavy_at = names.index("heavy worker")
-    assert names[play_at + 1 : heavy_at] == ["  child of play worker"] * 3
+    assert names[play_at + 1 : heavy_at] == [
+        "  child of play worker",
+        "    grandchild of play worker",
+        "  child of play worker",
+    ]
     assert names[heavy_at + 1 :] == ["  child of heavy worker"]
     total = [line for line in after if line.startswith("PSS total: ")]
     assert len(total) == 1

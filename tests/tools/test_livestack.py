@@ -52,8 +52,8 @@ def test_every_server_the_benchmark_offers_is_installed() -> None:
 def test_only_the_benchmarks_own_servers_workers_and_backends_count_as_theirs() -> None:
     found = {
         10: (1, "/venv/bin/python -m infra.serve --port 8001", 1.0),  # started by the benchmark
-        11: (1, "/venv/bin/celery -A config worker -Q play", 1.0),  # started by the benchmark
-        12: (11, "/venv/bin/celery -A config worker -Q play", 1.0),  # its prefork child
+        11: (1, "/venv/bin/python -m infra.workers supervise [...]", 1.0),  # the benchmark's
+        12: (11, "/venv/bin/celery -A config worker -Q play -n play1@%h", 1.0),  # its process
         20: (1, "/venv/bin/celery -A config worker -Q play", 1.0),  # another session's
         30: (1, "postgres: 15/main: postgres club_bench 127.0.0.1(52076) idle", 1.0),
         31: (1, "postgres: 15/main: postgres club_other 127.0.0.1(52080) COMMIT", 1.0),
@@ -66,3 +66,5 @@ def test_only_the_benchmarks_own_servers_workers_and_backends_count_as_theirs() 
         if livestack.is_mine(pid, livestack.process_kind(command, pid), command, found, mine)
     }
     assert theirs == {10, 11, 12, 30, 32}
+    # The play worker's supervisor is counted with its processes.
+    assert livestack.process_kind(found[11][1], 11) == "Celery workers"

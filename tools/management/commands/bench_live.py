@@ -30,7 +30,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from games import engines
-from infra import serve
+from infra import serve, workers
 from tools import livestack
 from tools.livestack import Watch, percentile
 
@@ -55,7 +55,9 @@ class Command(BaseCommand):
             default=sorted(engines.ENGINE_MODULES)[0],
             help=f"engine slug, one of: {', '.join(sorted(engines.ENGINE_MODULES))}",
         )
-        parser.add_argument("--workers", type=int, default=1, help="Celery worker processes")
+        parser.add_argument(
+            "--workers", type=int, default=1, help="play worker processes (solo Celery workers)"
+        )
         parser.add_argument(
             "--asgi",
             default=serve.SITE,
@@ -103,8 +105,8 @@ class Command(BaseCommand):
                 f"{len(games)} game(s), {len(watches)} socket(s), {len(servers)} server(s); "
                 f"measuring for {options['seconds']:.0f} s..."
             )
-            worker = livestack.worker_argv(options["workers"])
-            heavy = livestack.worker_argv(1, kind="heavy")
+            worker = livestack.worker_argv(workers.PLAY, options["workers"])
+            heavy = livestack.worker_argv(workers.HEAVY)
 
             def start_worker() -> None:
                 processes.append(livestack.start(worker, logs / "worker.log"))
