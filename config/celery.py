@@ -50,4 +50,4 @@ def _hand_back_memory(**kwargs: object) -> None:
     """A search's memory goes back to the system once its task is done (infra/memory.py)."""
     from infra import memory
 
-    memory.hand_back()
+    memory.hand_back_if_grown()

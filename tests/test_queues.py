@@ -171,10 +171,58 @@ def test_each_search_of_the_heavy_worker_starts_in_a_fresh_process(settings: Set
     assert "--max-tasks-per-child" not in workers.argv("play")
 
 
-def test_a_worker_hands_memory_back_after_each_task(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_worker_hands_memory_back_after_a_task_that_grew_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from infra import memory
+
+    calls: list[None] = []
+    resident = [100 * 1024 * 1024]
+    monkeypatch.setattr(memory, "hand_back", lambda: calls.append(None))
+    monkeypatch.setattr(memory, "resident_bytes", lambda: resident[0])
+    monkeypatch.setattr(memory, "_resident_after", None)
+    ping = app.tasks["accounts.tasks.ping"]
+    ping.apply()  # the process's first task: nothing to compare with yet
+    assert len(calls) == 1
+    resident[0] += memory.GROWTH_BYTES // 2  # an ordinary task's growth: no collection
+    ping.apply()
+    assert len(calls) == 1
+    resident[0] += memory.GROWTH_BYTES // 2  # together a search's size since the last one
+    ping.apply()
+    assert len(calls) == 2
+    ping.apply()
+    assert len(calls) == 2
+
+
+def test_a_worker_that_cannot_tell_its_size_hands_memory_back_after_each_task(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from infra import memory
 
     calls: list[None] = []
     monkeypatch.setattr(memory, "hand_back", lambda: calls.append(None))
-    app.tasks["accounts.tasks.ping"].apply()
-    assert len(calls) == 1
+    monkeypatch.setattr(memory, "resident_bytes", lambda: None)
+    for _ in range(3):
+        app.tasks["accounts.tasks.ping"].apply()
+    assert len(calls) == 3
+
+
+def test_a_hand_back_returns_the_pages_a_search_left_behind() -> None:
+    """The real thing, on glibc: blocks made and dropped (all but the newest, which holds the
+    heap's top) leave their pages with the allocator until the hand-back returns them."""
+    from infra import memory
+
+    if memory.resident_bytes() is None or memory._malloc_trim is None:
+        pytest.skip("needs /proc and glibc")
+    memory.hand_back_if_grown()
+    before = memory.resident_bytes()
+    assert before is not None
+    blocks = [bytearray(1000) for _ in range(60_000)]  # some 60 MB, each block from malloc
+    newest = blocks[-1]
+    del blocks
+    grown = memory.resident_bytes()
+    assert grown is not None and grown - before >= memory.GROWTH_BYTES
+    assert memory.hand_back_if_grown()
+    after = memory.resident_bytes()
+    assert after is not None and after < grown - memory.GROWTH_BYTES
+    assert len(newest) == 1000
