@@ -85,5 +85,5 @@ def _hand_back_memory(**kwargs: object) -> None:
     still holding too much stops for a fresh one (infra/memory.py)."""
     from infra import memory
 
-    memory.hand_back()
+    memory.hand_back_if_grown()
     memory.retire_if_over()

@@ -1,10 +1,14 @@
-"""Memory a worker's pool process hands back to the system after each task.
+"""Memory a worker's process hands back to the system after a task that grew it.
 
 Python frees a search's objects when the search ends (games/bots/memo.py empties the bots'
 caches), but the C allocator keeps the freed pages for the process's own later use, so a
-process that ran one large search holds its size until it ends. After each task the pool
-process collects what is left in reference cycles and asks glibc to return its free pages
-(`malloc_trim`); where there is no glibc (macOS, musl) only the collection is done. The
+process that ran one large search holds its size until it ends. After a task that left the
+process `GROWTH_KIB` larger than the last hand-back did, the process collects what is left in
+reference cycles and asks glibc to return its free pages (`malloc_trim`); where there is no
+glibc (macOS, musl) only the collection is done. A task that grew the process less (a bot's
+ordinary turn, a notice) costs one read of /proc instead: a full collection walks every object
+made since the freeze below, which in a solo worker (the play processes) is all the worker
+made after its start, about 5 ms a bot turn in `bench_live`. The
 objects the worker imported before forking its pool are frozen first (`gc.freeze`): a
 collection in a pool process then leaves them, and the pages they share with the worker, alone
 (a collection that touched them would give each process its own copy).
@@ -28,6 +32,10 @@ from collections.abc import Callable
 
 logger = logging.getLogger(__name__)
 
+# Growth of the resident set since the last hand-back that earns the next one: more than an
+# ordinary task's, far less than a search's (tens to hundreds of megabytes).
+GROWTH_KIB = 16 * 1024
+
 
 def _trim() -> Callable[[int], int] | None:
     name = ctypes.util.find_library("c")
@@ -47,6 +55,21 @@ def hand_back() -> None:
     gc.collect()
     if _malloc_trim is not None:
         _malloc_trim(0)
+
+
+# The resident set (KiB) just after the last hand-back; None: none yet.
+_resident_after: int | None = None
+
+
+def hand_back_if_grown() -> bool:
+    """`hand_back`, if the process grew by `GROWTH_KIB` or more since it last did (or never
+    did); True when it did."""
+    global _resident_after
+    if _resident_after is not None and resident_kib() - _resident_after < GROWTH_KIB:
+        return False
+    hand_back()
+    _resident_after = resident_kib()
+    return True
 
 
 def freeze_before_fork() -> None:

@@ -227,10 +227,43 @@ def test_only_a_solo_worker_takes_a_memory_limit_it_enforces_by_stopping(
     assert memory.Retirement.above == 100_000
 
 
-def test_a_worker_hands_memory_back_after_each_task(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_worker_hands_memory_back_after_a_task_that_grew_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from infra import memory
 
     calls: list[None] = []
+    resident = [100 * 1024]
     monkeypatch.setattr(memory, "hand_back", lambda: calls.append(None))
-    app.tasks["accounts.tasks.ping"].apply()
+    monkeypatch.setattr(memory, "resident_kib", lambda: resident[0])
+    monkeypatch.setattr(memory, "_resident_after", None)
+    ping = app.tasks["accounts.tasks.ping"]
+    ping.apply()  # the process's first task: nothing to compare with yet
     assert len(calls) == 1
+    resident[0] += memory.GROWTH_KIB // 2  # an ordinary task's growth: no collection
+    ping.apply()
+    assert len(calls) == 1
+    resident[0] += memory.GROWTH_KIB // 2  # together a search's size since the last one
+    ping.apply()
+    assert len(calls) == 2
+    ping.apply()
+    assert len(calls) == 2
+
+
+def test_a_hand_back_returns_the_pages_a_search_left_behind() -> None:
+    """The real thing, on glibc: blocks made and dropped (all but the newest, which holds the
+    heap's top) leave their pages with the allocator until the hand-back returns them."""
+    from infra import memory
+
+    if not Path("/proc/self/statm").exists() or memory._malloc_trim is None:
+        pytest.skip("needs /proc and glibc")
+    memory.hand_back_if_grown()
+    before = memory.resident_kib()
+    blocks = [bytearray(1000) for _ in range(60_000)]  # some 60 MB, each block from malloc
+    newest = blocks[-1]
+    del blocks
+    grown = memory.resident_kib()
+    assert grown - before >= memory.GROWTH_KIB
+    assert memory.hand_back_if_grown()
+    assert memory.resident_kib() < grown - memory.GROWTH_KIB
+    assert len(newest) == 1000
