@@ -127,3 +127,29 @@ def test_a_stopped_supervisor_stops_its_processes_warm(
     assert supervisor.wait(timeout=60) == 0
     assert not any(Path(f"/proc/{pid}").exists() for pid in processes)
     assert log.read_text().count("Warm shutdown") >= len(processes)
+
+
+def shared_dirty_kib(pid: int) -> int:
+    """Memory `pid` writes to that another process holds too: a fork's pages of its parent."""
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Shared_Dirty:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no Shared_Dirty for process {pid}")
+
+
+def test_the_play_processes_share_the_site_the_supervisor_imported(
+    process_env: dict[str, str], tmp_path: Path
+) -> None:
+    """Forked from the supervisor's import of the site, each process shares its pages, as a
+    prefork pool's processes share their worker's; processes that each started Python anew
+    would share none of them (only the files they map)."""
+    log = tmp_path / "workers.log"
+    supervisor = start_celery_worker({**process_env, "PLAY_PROCESSES": "2"}, log)
+    try:
+        wait_for(lambda: log.read_text().count(" ready.") == 2, "two play processes ready", log)
+        processes = children(supervisor.pid)
+        assert len(processes) == 2
+        for pid in processes:
+            assert shared_dirty_kib(pid) > 10 * 1024
+    finally:
+        stop(supervisor)
