@@ -10,7 +10,7 @@ a Celery worker of its own with the solo pool (`play1@<host>`, `play2@<host>`, .
 asked for) in the first. A prefork pool's parent hands each task to a child through a pipe
 and keeps the bot turns' countdowns and acknowledgements itself; that hand-over cost about as
 much CPU per move as the bot turn's own code (docs/benchmarks.md, "CPU per move (issue 37)").
-So this command stays as a small supervisor: it starts the processes, starts one again when it
+So this command stays as a supervisor: it starts the processes, starts one again when it
 exits (at once, or 5 s after its start if it ran less than that), passes SIGTERM and SIGINT on
 to them as a warm shutdown (a second one as a cold shutdown) and exits once they have all
 ended. A process that holds more than `PLAY_MAX_MEMORY_PER_CHILD` KiB resident after a task
