@@ -143,15 +143,18 @@ def _settings_ready() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
-def preload() -> bool:
-    """Import what every play process imports, then freeze it (infra/memory.py), so the
-    processes forked from here share it; False where a thread is left running (no fork then)."""
+def preload(command: list[str]) -> bool:
+    """Import what every play process of `command` imports (Django, and the Celery app its
+    `-A` names, found as Celery's command line finds it), then freeze it (infra/memory.py), so
+    the processes forked from here share it; False where a thread is left running (no fork)."""
     _settings_ready()
     import django
+    from celery.app.utils import find_app
+
+    from infra import memory
 
     django.setup()
-    from config.celery import app
-    from infra import memory
+    app = find_app(command[command.index("-A") + 1])
 
     app.loader.import_default_modules()
     # What each process's worker and beat import on starting, shared from here too.
@@ -281,7 +284,8 @@ def main() -> None:
         sys.exit(f"usage: python -m infra.workers {{{','.join(KINDS)}}} [celery worker options]")
     kind = sys.argv[1]
     if kind == SUPERVISE:
-        sys.exit(Supervisor(json.loads(sys.argv[2]), forked=preload()).run())
+        commands = json.loads(sys.argv[2])
+        sys.exit(Supervisor(commands, forked=preload(commands[0])).run())
     if kind == PLAY:
         # The supervisor starts afresh with its commands (and imports the site for them).
         supervise = [sys.executable, "-m", "infra.workers", SUPERVISE]
