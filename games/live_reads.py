@@ -149,14 +149,15 @@ def game_with_seats(game_id: int) -> Game | None:
     return game
 
 
-def last_moves(game: Game, count: int) -> list[Move]:
-    """The log's rows of the last `count` moves played, oldest first
-    (`rendering.recent_rows` for the game as it is)."""
-    if game.version <= 0:
+def last_moves(game: Game, count: int, upto: int | None = None) -> list[Move]:
+    """The log's rows of the last `count` moves before move number `upto` (default: all
+    played), oldest first."""
+    upto = game.version if upto is None else upto
+    if not game.pk or upto <= 0:
         return []
     connection = connections[DEFAULT_DB_ALIAS]
     statements = _statements(connection.alias)
     with connection.cursor() as cursor:
-        cursor.execute(statements.moves_sql, [game.pk, max(0, game.version - count), game.version])
+        cursor.execute(statements.moves_sql, [game.pk, max(0, upto - count), upto])
         rows = cursor.fetchall()
     return [statements.move.instance(row, connection) for row in rows]

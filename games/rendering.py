@@ -25,7 +25,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import boards, catalog, clocks, deals, engines, practice
+from games import boards, catalog, clocks, deals, engines, live_reads, practice
 from games.models import Game, Move, Review, position_of
 from games.score_tables import score_chart, score_table
 
@@ -117,15 +117,11 @@ def advise_payload(slug: str, names: list[str], payload: dict[str, Any], summary
 
 def recent_rows(game: Any, *, upto: int | None = None) -> list[Move]:
     """The log's rows of the last few moves before move number `upto` (default: all played),
-    oldest first: one query, made once by a caller that draws several viewpoints (games/live)."""
-    upto = game.version if upto is None else upto
-    if not getattr(game, "pk", None) or upto <= 0:
+    oldest first: one statement, made once by a caller that draws several viewpoints
+    (games/live), and written once per process (games/live_reads)."""
+    if not getattr(game, "pk", None):
         return []
-    return list(
-        game.moves.filter(number__lt=upto, number__gte=max(0, upto - RECENT_MOVES)).order_by(
-            "number"
-        )
-    )
+    return live_reads.last_moves(game, RECENT_MOVES, upto)
 
 
 def recent_moves(

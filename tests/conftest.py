@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +81,16 @@ def kill_worker(proc: subprocess.Popen[bytes]) -> None:
     while any(alive(pid) for pid in processes):
         assert time.monotonic() < deadline, "the worker's processes outlived it"
         time.sleep(0.05)
+
+
+def wait_for(condition: Callable[[], bool], what: str, log: Path, wait: float) -> None:
+    """Wait up to `wait` seconds for `condition`; failing, show the end of the processes' `log`."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    pytest.fail(f"{what} within {wait:.0f} s; the workers' log:\n{log.read_text()[-4000:]}")
 
 
 def alive(pid: int) -> bool:

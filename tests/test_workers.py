@@ -8,19 +8,16 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from pytest_django.fixtures import Settings
 
-from games import engines, services
-from games.models import Game
+from games import services
 from games.outbox import outbox
-from tests.conftest import make_user, start_celery_worker, stop
+from tests.conftest import make_user, start_celery_worker, stop, wait_for
 from tests.games.conftest import build_game
-from tests.games.test_broker_outage import the_move_that_ends_alices_turn
+from tests.games.test_broker_outage import alices_turn, the_move_that_ends_alices_turn
 from tools.evening import children
 
 pytestmark = [
@@ -29,22 +26,7 @@ pytestmark = [
     pytest.mark.skipif(sys.platform != "linux", reason="reads /proc"),
 ]
 
-ENGINE = engines.get("akropolis")
 WAIT = 120.0
-
-
-def wait_for(condition: Callable[[], bool], what: str, log: Path) -> None:
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.2)
-    pytest.fail(f"{what} within {WAIT:.0f} s; the workers' log:\n{log.read_text()[-4000:]}")
-
-
-def alices_turn(game: Game) -> bool:
-    game.refresh_from_db()
-    return ENGINE.to_move(ENGINE.load(game.state)) == [0]
 
 
 def test_a_play_process_over_its_memory_limit_is_replaced_and_the_bot_plays_on(
@@ -65,6 +47,7 @@ def test_a_play_process_over_its_memory_limit_is_replaced_and_the_bot_plays_on(
             lambda: children(supervisor.pid) not in ([], first),
             "no fresh process replaced the first",
             log,
+            WAIT,
         )
         alice = make_user("alice-recycled")
         game = build_game(alice, "easy", seed=5)
@@ -72,7 +55,7 @@ def test_a_play_process_over_its_memory_limit_is_replaced_and_the_bot_plays_on(
         services.play_move(game_id=game.pk, seat=0, move=move, expected_version=game.version)
         game.refresh_from_db()
         turn = game.version
-        wait_for(lambda: alices_turn(game), "the bot did not play its turn", log)
+        wait_for(lambda: alices_turn(game), "the bot did not play its turn", log, WAIT)
         assert supervisor.poll() is None
     finally:
         stop(supervisor)
@@ -93,13 +76,14 @@ def test_the_supervisor_starts_a_killed_process_again_and_its_processes_end_with
     log = tmp_path / "workers.log"
     supervisor = start_celery_worker({**process_env, "PLAY_PROCESSES": "2"}, log)
     try:
-        wait_for(lambda: len(children(supervisor.pid)) == 2, "two play processes", log)
+        wait_for(lambda: len(children(supervisor.pid)) == 2, "two play processes", log, WAIT)
         killed, kept = children(supervisor.pid)
         os.kill(killed, signal.SIGKILL)
         wait_for(
             lambda: len(children(supervisor.pid)) == 2 and killed not in children(supervisor.pid),
             "the killed process was not started again",
             log,
+            WAIT,
         )
         fresh = next(pid for pid in children(supervisor.pid) if pid != kept)
         assert app.send_task("accounts.tasks.ping", queue="play").get(timeout=60) == "pong"
@@ -109,6 +93,7 @@ def test_the_supervisor_starts_a_killed_process_again_and_its_processes_end_with
             lambda: not any(Path(f"/proc/{pid}").exists() for pid in (kept, fresh)),
             "the play processes outlived their supervisor",
             log,
+            WAIT,
         )
     finally:
         stop(supervisor)
@@ -122,7 +107,7 @@ def test_a_stopped_supervisor_stops_its_processes_warm(
     processes = children(supervisor.pid)
     assert processes
     # Each has set up its shutdown (a process still starting would simply end).
-    wait_for(lambda: log.read_text().count(" ready.") == len(processes), "all ready", log)
+    wait_for(lambda: log.read_text().count(" ready.") == len(processes), "all ready", log, WAIT)
     supervisor.terminate()
     assert supervisor.wait(timeout=60) == 0
     assert not any(Path(f"/proc/{pid}").exists() for pid in processes)
@@ -146,7 +131,9 @@ def test_the_play_processes_share_the_site_the_supervisor_imported(
     log = tmp_path / "workers.log"
     supervisor = start_celery_worker({**process_env, "PLAY_PROCESSES": "2"}, log)
     try:
-        wait_for(lambda: log.read_text().count(" ready.") == 2, "two play processes ready", log)
+        wait_for(
+            lambda: log.read_text().count(" ready.") == 2, "two play processes ready", log, WAIT
+        )
         processes = children(supervisor.pid)
         assert len(processes) == 2
         for pid in processes:

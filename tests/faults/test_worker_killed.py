@@ -24,38 +24,29 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from pytest_django.fixtures import Settings
 
-from games import engines, services
-from games.models import Game, Move
+from games import services
+from games.models import Move
 from games.outbox import outbox
-from tests.conftest import empty_task_queue, kill_worker, make_user, start_celery_worker, stop
+from tests.conftest import (
+    empty_task_queue,
+    kill_worker,
+    make_user,
+    start_celery_worker,
+    stop,
+    wait_for,
+)
 from tests.games.conftest import build_game
-from tests.games.test_broker_outage import the_move_that_ends_alices_turn
+from tests.games.test_broker_outage import alices_turn, the_move_that_ends_alices_turn
 
 pytestmark = [pytest.mark.faults, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-ENGINE = engines.get("akropolis")
 WAIT = 60.0
-
-
-def wait_for(condition, what: str, log: Path) -> None:
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.1)
-    pytest.fail(f"{what} within {WAIT:.0f} s; the workers' log:\n{log.read_text()[-4000:]}")
-
-
-def alices_turn(game: Game) -> bool:
-    game.refresh_from_db()
-    return ENGINE.to_move(ENGINE.load(game.state)) == [0]
 
 
 @pytest.fixture
@@ -86,7 +77,7 @@ def test_a_bot_turn_cut_by_a_killed_worker_is_played_once_by_the_next_worker(
         services.play_move(game_id=game.pk, seat=0, move=move, expected_version=game.version)
         game.refresh_from_db()
         turn = game.version  # the bot's move will be number `turn`
-        wait_for(marker.exists, "the bot turn did not start", log)
+        wait_for(marker.exists, "the bot turn did not start", log, WAIT)
         assert marker.read_text() == str(turn)
         # The move is written inside the worker's transaction, not committed.
         assert not Move.objects.filter(game=game, number=turn).exists()
@@ -99,7 +90,7 @@ def test_a_bot_turn_cut_by_a_killed_worker_is_played_once_by_the_next_worker(
     assert game.version == turn  # nothing of the cut turn is left
     worker = start_celery_worker(worker_env, log)
     try:
-        wait_for(lambda: alices_turn(game), "the bot did not play its turn", log)
+        wait_for(lambda: alices_turn(game), "the bot did not play its turn", log, WAIT)
         played = game.version
         # Whatever the broker still holds for that turn has been run by now: a ping goes
         # through the same queue, behind it.
@@ -149,14 +140,14 @@ def test_a_bot_turn_a_killed_worker_kept_for_later_is_played_when_due_by_the_nex
         assert outbox.wait_until_idle(30)
         game.refresh_from_db()
         turn, began = game.version, game.turn_started_at
-        wait_for(lambda: queue_is_empty(env), "the worker did not take the bot's turn", log)
+        wait_for(lambda: queue_is_empty(env), "the worker did not take the bot's turn", log, WAIT)
         kill_worker(first)
     finally:
         stop(first)
 
     second = start_celery_worker(env, log)
     try:
-        wait_for(lambda: alices_turn(game), "the bot did not play its turn", log)
+        wait_for(lambda: alices_turn(game), "the bot did not play its turn", log, WAIT)
     finally:
         stop(second)
         assert outbox.wait_until_idle(30)

@@ -74,6 +74,12 @@ def dead_broker(
         returned.stop()
 
 
+def alices_turn(game: Game) -> bool:
+    """Whether the game, read again, waits for alice (seat 0) alone: the bot has played."""
+    game.refresh_from_db()
+    return ENGINE.to_move(ENGINE.load(game.state)) == [0]
+
+
 def the_move_that_ends_alices_turn(game: Game) -> dict:
     """Play alice's turn (seat 0) up to its last step, which is returned: a turn of several
     steps is several moves, and only the last hands the table to the bot."""

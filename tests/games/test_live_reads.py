@@ -85,7 +85,12 @@ def test_the_last_moves_are_the_logs_last_rows(alice) -> None:
     got = live_reads.last_moves(game, rendering.RECENT_MOVES)
     want = list(Move.objects.filter(game=game).order_by("number"))[-rendering.RECENT_MOVES :]
     assert [fields(m) for m in got] == [fields(m) for m in want]
-    assert [fields(m) for m in got] == [fields(m) for m in rendering.recent_rows(game)]
+    # Before an earlier move number (a replay's step): the rows before it, and none before 0.
+    upto = game.version - 4
+    before = live_reads.last_moves(game, rendering.RECENT_MOVES, upto)
+    want = list(Move.objects.filter(game=game, number__lt=upto).order_by("number"))
+    assert [fields(m) for m in before] == [fields(m) for m in want[-rendering.RECENT_MOVES :]]
+    assert live_reads.last_moves(game, rendering.RECENT_MOVES, 0) == []
 
 
 @pytest.mark.parametrize("engine", ["akropolis", "babylon", "hanging-gardens", "tower-of-babel"])
@@ -100,5 +105,11 @@ def test_boards_drawn_from_the_read_equal_boards_drawn_from_the_querysets(
     for language in ("en", "hu", "pl"):
         for position in (None, 0, 1, 2):
             with translation.override(language):
-                expected = rendering.board_html(game=read_by_querysets(game.pk), seat=position)
+                by_querysets = read_by_querysets(game.pk)
+                rows = by_querysets.moves.order_by("number")
+                expected = rendering.board_html(
+                    game=by_querysets,
+                    seat=position,
+                    recent=list(rows.filter(number__gte=game.version - rendering.RECENT_MOVES)),
+                )
             assert live.render_board(read, position, language, recent) == expected
