@@ -14,10 +14,9 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
-from games import boards
+from games import boards, live_reads
 from games.engines.base import Engine, can_take_back_step, take_back_refusal
 from games.models import Game, Move, Seat, position_of
 from games.services import notices
@@ -164,11 +163,10 @@ def play_move(
             version=game.version,
         )
     # The seats with their members, once: the bot turns, the notices and the mover's answer
-    # (games/views/play.py draws the board from the game returned) all use these.
-    # Ordered by position: the model's ordering starts with the game, a join for nothing.
-    seats_query = Seat.objects.select_related("user").order_by("position")
-    prefetch_related_objects([game], Prefetch("seats", seats_query))
-    seats = list(game.seats.all())
+    # (games/views/play.py draws the board from the game returned) all use these. Read by a
+    # statement written once (games/live_reads.py), as the prefetch of the seats by position
+    # with their members would read them.
+    seats = live_reads.load_seats(game)
     seat_row = next(s for s in seats if s.position == seat)
     if seat_row.is_bot and not by_bot:
         raise GameError("bot_seat", "A bot plays this seat now.")
