@@ -19,7 +19,7 @@ from django.utils import timezone
 from games import boards, live_reads
 from games.engines.base import Engine, can_take_back_step, take_back_refusal
 from games.models import Game, Move, Seat, position_of
-from games.services import notices
+from games.services import notices, writes
 from games.services.clocks import run_clocks
 from games.services.common import (
     GameError,
@@ -107,12 +107,13 @@ def record_move(
         game.engine_slug, engine, state, seat, move, number=game.version, by_bot=by_bot
     )
     entry.row.game = game
-    entry.row.save(force_insert=True)
+    # Both writes by statements written once (services/writes.py), as save() would write them.
+    writes.insert(entry.row)
     settle(game, engine, entry.after, version=game.version + 1, now=timezone.now())
     fields = ["state", "version", "turn_started_at", "updated_at"]
     if game.status == Game.Status.FINISHED:  # the move ended the game (settle)
         fields += ["status", "finished_at"]
-    game.save(update_fields=fields)
+    writes.update(game, fields)
     return entry.after
 
 

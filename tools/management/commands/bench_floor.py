@@ -15,17 +15,18 @@ here, in a database and a Redis database of its own (dropped and emptied first, 
 - `task`: an empty task with a bot turn's arguments, taken, held for its countdown, run and
   acknowledged by `--processes` solo workers of an app configured from the site's settings
   (tools/floor_apps.py), CPU of the workers per task from /proc, their idle CPU taken off;
-- `transaction` (ORM) and `transaction, raw cursor`: one game row read with its seats under
-  the row lock, one UPDATE writing its state back, one INSERT into the move log, commit;
-  CPU of this process and of its PostgreSQL backend;
+- `transaction` (ORM) and `transaction_raw` (a raw cursor): one game row read with its seats
+  under the row lock, one UPDATE writing its state back, one INSERT into the move log,
+  commit, CPU of this process; `postgres`: its PostgreSQL backend's CPU for the raw one;
 - `publish` and `receive`: a `group_send` of an announcement to a group of one channel through
-  the site's channel layer, and its receipt; CPU of this process, and Redis's (shared with
-  anyone else using it, so a ceiling);
+  the site's channel layer, and its receipt, CPU of this process;
+- `redis`: Redis's CPU for the task's commands and the announcement's (a Redis shared with
+  anyone else counts their commands too, so this is a ceiling of the floor);
 - `render`: the spectator's board of a game (`rendering.board_html`, English), the one draw
   per game, move and viewpoint the site cannot go below (DESIGN.md principle 7);
 - `websocket`: that board's text sent to `--sockets` sockets (a move's watchers) by uvicorn,
   started as `infra.serve` starts the site, serving an app that only sends
-  (tools/floor_apps.py); CPU of the server process.
+  (tools/floor_apps.py), CPU of the server process.
 
 It prints one line per hop: the floor in ms of CPU per move, and the site's figure for the
 same hop when `--site` gives it (measured by `bench_live`'s per-process CPU and a profile:
@@ -56,8 +57,10 @@ HOPS = (
     ("task", "a solo worker takes, holds, runs and acknowledges it"),
     ("transaction", "read with seats, UPDATE, INSERT, commit (ORM)"),
     ("transaction_raw", "the same through a raw cursor"),
+    ("postgres", "PostgreSQL's backend for that transaction"),
     ("publish", "group_send of the announcement"),
     ("receive", "its receipt from the layer"),
+    ("redis", "Redis for the task's and the announcement's commands"),
     ("render", "one board drawn (spectator)"),
     ("websocket", "the board sent to each watching socket (uvicorn)"),
 )
@@ -147,12 +150,16 @@ class Command(BaseCommand):
         floor.update(self.celery_floor(options, logs))
         self.stdout.write("PostgreSQL: a move's transaction...")
         game_id = self.make_game()
-        floor["transaction"] = self.transaction_floor(game_id, options["transactions"], raw=False)
-        floor["transaction_raw"] = self.transaction_floor(
+        floor["transaction"], _ = self.transaction_floor(
+            game_id, options["transactions"], raw=False
+        )
+        floor["transaction_raw"], floor["postgres"] = self.transaction_floor(
             game_id, options["transactions"], raw=True
         )
         self.stdout.write("Redis: an announcement through the channel layer...")
-        floor.update(asyncio.run(self.layer_floor(options["announcements"])))
+        layer = asyncio.run(self.layer_floor(options["announcements"]))
+        floor["redis"] += layer.pop("redis")
+        floor.update(layer)
         self.stdout.write("Drawing: one board...")
         floor["render"], board = self.render_floor(game_id, options["renders"])
         self.stdout.write(f"uvicorn: a {len(board):,}-character board to the sockets...")
@@ -209,17 +216,21 @@ class Command(BaseCommand):
             idle_from, idle_cpu = time.monotonic(), sum(map(pid_cpu, pids))
             time.sleep(3.0)
             idle_rate = (sum(map(pid_cpu, pids)) - idle_cpu) / (time.monotonic() - idle_from)
+            redis = redis_pid()
+            redis_before = pid_cpu(redis) if redis else 0.0
             began, cpu_before = time.monotonic(), sum(map(pid_cpu, pids))
             sent = send(options["tasks"], options["countdown"], options["rate"])
             drained(options["countdown"] + 60)
             window = time.monotonic() - began
             used = sum(map(pid_cpu, pids)) - cpu_before - idle_rate * window
+            redis_used = (pid_cpu(redis) - redis_before) if redis else 0.0
         finally:
             for proc in processes:
                 livestack.stop(proc)
         return {
             "send": sent / options["tasks"] * 1000,
             "task": max(used, 0.0) / options["tasks"] * 1000,
+            "redis": redis_used / options["tasks"] * 1000,
         }
 
     def make_game(self) -> int:
@@ -247,7 +258,8 @@ class Command(BaseCommand):
         Game.objects.filter(pk=game.pk).update(state=engine.dump(state))
         return game.pk
 
-    def transaction_floor(self, game_id: int, count: int, *, raw: bool) -> float:
+    def transaction_floor(self, game_id: int, count: int, *, raw: bool) -> tuple[float, float]:
+        """CPU per transaction of this process, and of its PostgreSQL backend (ms)."""
         from django.db import connection, transaction
 
         from games.models import Game, Move, Seat
@@ -302,9 +314,9 @@ class Command(BaseCommand):
         began, backend_before = time.process_time(), pid_cpu(backend)
         for number in range(20, 20 + count):
             move(number)
-        spent = time.process_time() - began + pid_cpu(backend) - backend_before
+        spent, backend_spent = time.process_time() - began, pid_cpu(backend) - backend_before
         Move.objects.filter(game_id=game_id).delete()
-        return spent / count * 1000
+        return spent / count * 1000, backend_spent / count * 1000
 
     async def layer_floor(self, count: int) -> dict[str, float]:
         from channels.layers import get_channel_layer
@@ -331,11 +343,10 @@ class Command(BaseCommand):
                 received += ended - middle
         redis_used = (pid_cpu(redis) - redis_before) if redis else 0.0
         await layer.group_discard("game-floor", channel)
-        # Redis's time goes with the publish: its commands are the group_send's and the pop's.
-        share = redis_used / 2
         return {
-            "publish": (published + share) / count * 1000,
-            "receive": (received + share) / count * 1000,
+            "publish": published / count * 1000,
+            "receive": received / count * 1000,
+            "redis": redis_used / count * 1000,
         }
 
     def render_floor(self, game_id: int, count: int) -> tuple[float, str]:
