@@ -216,14 +216,14 @@ class Command(BaseCommand):
             idle_from, idle_cpu = time.monotonic(), sum(map(pid_cpu, pids))
             time.sleep(3.0)
             idle_rate = (sum(map(pid_cpu, pids)) - idle_cpu) / (time.monotonic() - idle_from)
-            redis = redis_pid()
-            redis_before = pid_cpu(redis) if redis else 0.0
+            redis_process = redis_pid()
+            redis_before = pid_cpu(redis_process) if redis_process else 0.0
             began, cpu_before = time.monotonic(), sum(map(pid_cpu, pids))
             sent = send(options["tasks"], options["countdown"], options["rate"])
             drained(options["countdown"] + 60)
             window = time.monotonic() - began
             used = sum(map(pid_cpu, pids)) - cpu_before - idle_rate * window
-            redis_used = (pid_cpu(redis) - redis_before) if redis else 0.0
+            redis_used = (pid_cpu(redis_process) - redis_before) if redis_process else 0.0
         finally:
             for proc in processes:
                 livestack.stop(proc)
@@ -249,6 +249,7 @@ class Command(BaseCommand):
             created_by=None,
         )
         engine = engines.get(slug)
+        assert game.state is not None  # a game of bots starts at once
         state, rng = engine.load(game.state), random.Random(1)
         for _ in range(20):
             if engine.is_over(state):
