@@ -123,7 +123,6 @@ class Command(BaseCommand):
         livestack.fresh_database(options["database_url"])
         livestack.fresh_redis(options["redis_url"])
         env = livestack.site_env(options["database_url"], options["redis_url"], "floor", 1.0)
-        env["LIVE_TRACE"] = "false"  # the site's figures it is compared with are the untraced
         self.stdout.write("Migrating the benchmark database...")
         livestack.migrate(env)
         argv = [sys.executable, "manage.py", "bench_floor", *sys.argv[2:]]
@@ -200,7 +199,9 @@ class Command(BaseCommand):
                         time.sleep(1.0 / rate)
                 return spent
 
-            def drained(timeout: float) -> None:
+            def drained(timeout: float, countdown: float) -> None:
+                # No task is due before its countdown; past it, none is waiting or held.
+                time.sleep(countdown)
                 deadline = time.monotonic() + timeout
                 while time.monotonic() < deadline:
                     if not broker.llen(floor_apps.QUEUE) and not broker.hlen("unacked"):
@@ -210,7 +211,7 @@ class Command(BaseCommand):
 
             # Warm up: each process has connected and run a task before the measurement.
             send(20 * options["processes"], 0.0, 0.0)
-            drained(120)
+            drained(120, 0.0)
             time.sleep(1.0)
             pids = [p.pid for p in processes]
             idle_from, idle_cpu = time.monotonic(), sum(map(pid_cpu, pids))
@@ -220,7 +221,7 @@ class Command(BaseCommand):
             redis_before = pid_cpu(redis_process) if redis_process else 0.0
             began, cpu_before = time.monotonic(), sum(map(pid_cpu, pids))
             sent = send(options["tasks"], options["countdown"], options["rate"])
-            drained(options["countdown"] + 60)
+            drained(60, options["countdown"])
             window = time.monotonic() - began
             used = sum(map(pid_cpu, pids)) - cpu_before - idle_rate * window
             redis_used = (pid_cpu(redis_process) - redis_before) if redis_process else 0.0
