@@ -1,15 +1,21 @@
-"""The live hub's reads of a game, in statements written once per process.
+"""The reads that run for every move and every announcement, in statements written once per
+process.
 
 The hub reads the game for every announcement (games/live.py): the game with its seats and
 their members, then the log's last rows. Through querysets that cost about 3.2 ms of CPU a
 move on this machine (the game 0.8 ms, its seats and members 1.4 ms, the last moves 1.0 ms),
 and the statements themselves about 0.25 ms: the rest was building and compiling the same
-querysets again each time (docs/benchmarks.md, "The servers, third round"). Here each
-statement is written once, from the models' own tables and columns, and only run on each
-announcement, so every board is still drawn from the database as it is now (principle 7:
-nothing is kept between announcements). The rows become model instances with each field's own
-conversions, the seats and members joined to the game in one statement, and
-tests/games/test_live_reads.py checks that they equal what the querysets read.
+querysets again each time (docs/benchmarks.md, "The servers, third round"). A bot's turn
+(games/services/bots.py and the one move path, games/services/moves.py) reads the same
+things: the game with its seats to think outside the lock, the game under its row lock
+(`locked_game`), then its seats with their members (`load_seats`); through querysets those
+took about 2 ms of its CPU (docs/benchmarks.md, "The play worker, fourth round").
+
+Here each statement is written once, from the models' own tables and columns, and only run
+when asked, so every read is still the database as it is now (principle 7: nothing is kept
+between reads). The rows become model instances with each field's own conversions, the seats
+and members joined in one statement, and tests/games/test_live_reads.py checks that they
+equal what the querysets read.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
+from django.db.transaction import TransactionManagementError
 
 from games.models import Game, Move, Seat
 
@@ -81,6 +88,10 @@ class Statements:
     member: Columns
     moves_sql: str
     move: Columns
+    locked_game_sql: str  # the game alone, its row locked until the transaction ends
+    seats_sql: str  # a game's seats by position, each with its member
+    seats_seat: Columns
+    seats_member: Columns
 
 
 @functools.cache
@@ -92,6 +103,11 @@ def _statements(alias: str) -> Statements:
     seat_sql, seat = _select(Seat, "s", len(game.names), connection)
     member_sql, member = _select(user_model, "u", seat.start + len(seat.names), connection)
     move_sql, move = _select(Move, "m", 0, connection)
+    seats_seat_sql, seats_seat = _select(Seat, "s", 0, connection)
+    seats_member_sql, seats_member = _select(user_model, "u", len(seats_seat.names), connection)
+    # SQLite has no row locks: settings open every transaction with BEGIN IMMEDIATE, which
+    # serialises the writers (Django's select_for_update() leaves the clause out there too).
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
 
     def column(model: type[Model], name: str) -> str:
         field = model._meta.get_field(name)
@@ -116,6 +132,18 @@ def _statements(alias: str) -> Statements:
             f"AND m.{column(Move, 'number')} < %s ORDER BY m.{column(Move, 'number')}"
         ),
         move=move,
+        locked_game_sql=(
+            f"SELECT {game_sql} FROM {quote(Game._meta.db_table)} g "
+            f"WHERE g.{column(Game, 'id')} = %s{lock}"
+        ),
+        seats_sql=(
+            f"SELECT {seats_seat_sql}, {seats_member_sql} FROM {quote(Seat._meta.db_table)} s "
+            f"LEFT JOIN {quote(user_model._meta.db_table)} u ON u.{column(user_model, 'id')} = "
+            f"s.{column(Seat, 'user')} "
+            f"WHERE s.{column(Seat, 'game')} = %s ORDER BY s.{column(Seat, 'position')}"
+        ),
+        seats_seat=seats_seat,
+        seats_member=seats_member,
     )
 
 
@@ -131,12 +159,47 @@ def game_with_seats(game_id: int) -> Game | None:
     if not rows:
         return None
     game: Game = statements.game.instance(rows[0], connection)
+    rows = [row for row in rows if not statements.seat.is_null(row)]
+    _attach_seats(game, rows, statements.seat, statements.member, connection)
+    return game
+
+
+def locked_game(game_id: int) -> Game | None:
+    """The game, its row locked until the transaction ends, as
+    `Game.objects.select_for_update().get(pk=game_id)` gives it; None if there is none."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    if connection.get_autocommit():  # as select_for_update() refuses, for the same reason
+        raise TransactionManagementError("A row lock outside a transaction ends at once.")
+    statements = _statements(connection.alias)
+    with connection.cursor() as cursor:
+        cursor.execute(statements.locked_game_sql, [game_id])
+        row = cursor.fetchone()
+    return None if row is None else statements.game.instance(row, connection)
+
+
+def load_seats(game: Game) -> list[Seat]:
+    """Read `game`'s seats by position with their members onto it, as
+    `prefetch_related_objects([game], Prefetch("seats", Seat.objects.select_related("user")))`
+    would: `game.seats.all()` and `seat.user` then ask the database nothing more."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    statements = _statements(connection.alias)
+    with connection.cursor() as cursor:
+        cursor.execute(statements.seats_sql, [game.pk])
+        rows = cursor.fetchall()
+    return _attach_seats(game, rows, statements.seats_seat, statements.seats_member, connection)
+
+
+def _attach_seats(
+    game: Game,
+    rows: Sequence[Sequence[Any]],
+    seat_columns: Columns,
+    member_columns: Columns,
+    connection: BaseDatabaseWrapper,
+) -> list[Seat]:
     seats = []
     for row in rows:
-        if statements.seat.is_null(row):
-            continue
-        seat: Seat = statements.seat.instance(row, connection)
-        member = None if seat.user_id is None else statements.member.instance(row, connection)
+        seat: Seat = seat_columns.instance(row, connection)
+        member = None if seat.user_id is None else member_columns.instance(row, connection)
         Seat._meta.get_field("game").set_cached_value(seat, game)
         Seat._meta.get_field("user").set_cached_value(seat, member)
         seats.append(seat)
@@ -146,7 +209,7 @@ def game_with_seats(game_id: int) -> Game | None:
     queryset._result_cache = seats
     queryset._prefetch_done = True  # type: ignore[attr-defined]
     game._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
-    return game
+    return seats
 
 
 def last_moves(game: Game, count: int, upto: int | None = None) -> list[Move]:

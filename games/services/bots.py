@@ -8,8 +8,9 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from games import live_reads
 from games.bots import choose_move
-from games.models import Game, Seat
+from games.models import Game
 from games.services import common
 from games.services.common import GameError, bot_budget, bot_seed, current_state, engine_for
 from games.services.moves import play_move
@@ -26,15 +27,13 @@ def play_bot_turn(*, game_id: int, seat: int, expected_version: int) -> bool:
     returns False without playing. The bot thinks outside the row lock; `play_move` checks
     the version again under the lock, so two copies of a task never both play.
     """
-    # The seat with its game, in one query (get(): without the ordering by the game that
-    # first() would add, a join for nothing).
-    try:
-        seat_row = Seat.objects.select_related("game").get(game_id=game_id, position=seat)
-    except Seat.DoesNotExist:
+    # The game with its seats, in one statement written once (games/live_reads.py).
+    game = live_reads.game_with_seats(game_id)
+    if game is None:
         return False
-    if not seat_row.is_bot:
+    seat_row = next((s for s in game.seats.all() if s.position == seat), None)
+    if seat_row is None or not seat_row.is_bot:
         return False
-    game = seat_row.game
     if game.status != Game.Status.RUNNING or game.version != expected_version:
         return False
     engine = engine_for(game.engine_slug)

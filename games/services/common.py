@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from kombu.exceptions import OperationalError
 
-from games import broadcast, engines, payloads
+from games import broadcast, engines, live_reads, payloads
 from games.engines.base import CodedError, Engine
 from games.models import PRACTICE_OPTION, Game, Seat
 from games.outbox import outbox
@@ -49,11 +49,9 @@ def locked(game_id: int) -> Game:
     lock and the commit each end a hop of the request (infra/timing.py)."""
     timing.mark_on_commit("commit")  # before any other commit hook of the transaction
     with timing.span("lock"):
-        # get(), not first(): no ORDER BY (the model's ordering) to compile for one row.
-        try:
-            game: Game | None = Game.objects.select_for_update().get(pk=game_id)
-        except Game.DoesNotExist:
-            game = None
+        # A statement written once (games/live_reads.py): as select_for_update().get(pk=...)
+        # gives it, without compiling a queryset for every move.
+        game = live_reads.locked_game(game_id)
     if game is None:
         raise GameError("unknown_game", f"There is no game {game_id}.")
     return game

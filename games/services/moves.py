@@ -14,13 +14,12 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
-from games import boards
+from games import boards, live_reads
 from games.engines.base import Engine, can_take_back_step, take_back_refusal
 from games.models import Game, Move, Seat, position_of
-from games.services import notices
+from games.services import notices, writes
 from games.services.clocks import run_clocks
 from games.services.common import (
     GameError,
@@ -108,12 +107,13 @@ def record_move(
         game.engine_slug, engine, state, seat, move, number=game.version, by_bot=by_bot
     )
     entry.row.game = game
-    entry.row.save(force_insert=True)
+    # Both writes by statements written once (services/writes.py), as save() would write them.
+    writes.insert(entry.row)
     settle(game, engine, entry.after, version=game.version + 1, now=timezone.now())
     fields = ["state", "version", "turn_started_at", "updated_at"]
     if game.status == Game.Status.FINISHED:  # the move ended the game (settle)
         fields += ["status", "finished_at"]
-    game.save(update_fields=fields)
+    writes.update(game, fields)
     return entry.after
 
 
@@ -164,11 +164,10 @@ def play_move(
             version=game.version,
         )
     # The seats with their members, once: the bot turns, the notices and the mover's answer
-    # (games/views/play.py draws the board from the game returned) all use these.
-    # Ordered by position: the model's ordering starts with the game, a join for nothing.
-    seats_query = Seat.objects.select_related("user").order_by("position")
-    prefetch_related_objects([game], Prefetch("seats", seats_query))
-    seats = list(game.seats.all())
+    # (games/views/play.py draws the board from the game returned) all use these. Read by a
+    # statement written once (games/live_reads.py), as the prefetch of the seats by position
+    # with their members would read them.
+    seats = live_reads.load_seats(game)
     seat_row = next(s for s in seats if s.position == seat)
     if seat_row.is_bot and not by_bot:
         raise GameError("bot_seat", "A bot plays this seat now.")

@@ -1,14 +1,15 @@
-"""The live hub's reads (games/live_reads.py) give what the querysets they replace gave: the
-game, its seats by position with their members, the log's last rows, and boards drawn from
-them equal boards drawn from a game read through the ORM."""
+"""The reads written once (games/live_reads.py) give what the querysets they replace gave: the
+game, its seats by position with their members, the game under its row lock, the log's last
+rows, and boards drawn from them equal boards drawn from a game read through the ORM."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from django.db import connections
-from django.db.models import Model, Prefetch
+from django.db import connections, transaction
+from django.db.models import Model, Prefetch, prefetch_related_objects
+from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
@@ -75,6 +76,45 @@ def test_the_seats_and_members_read_ask_the_database_nothing_more(alice, bob) ->
     assert queries.captured_queries == []
     # As after a prefetch, a filtered question still goes to the database.
     assert [s.position for s in read.seats.filter(user=bob)] == [1]
+
+
+def test_the_locked_game_reads_as_select_for_update_reads_it(alice, bob) -> None:
+    game = build_game(alice, bob, "easy", seed=6)
+    play_random_moves(game, 7)
+    with transaction.atomic():
+        read = live_reads.locked_game(game.pk)
+        expected = Game.objects.select_for_update().get(pk=game.pk)
+        assert read is not None
+        assert fields(read) == fields(expected)
+        assert live_reads.locked_game(game.pk + 1000) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_row_lock_outside_a_transaction_is_refused(alice) -> None:
+    game = waiting_game(alice)
+    with pytest.raises(TransactionManagementError):
+        live_reads.locked_game(game.pk)
+
+
+def test_the_seats_loaded_onto_a_game_are_the_prefetched_seats_with_members(alice, bob) -> None:
+    bob.display_name = "Bob <the builder>"
+    bob.save()
+    game = build_game(alice, "easy", bob, seed=8)
+    services.resign(game_id=game.pk, user=alice)
+    read = Game.objects.get(pk=game.pk)
+    expected = Game.objects.get(pk=game.pk)
+    seats = Seat.objects.select_related("user").order_by("position")
+    prefetch_related_objects([expected], Prefetch("seats", seats))
+    loaded = live_reads.load_seats(read)
+    assert loaded == list(read.seats.all())
+    assert_same_game(read, expected)
+    with CaptureQueriesContext(connections["default"]) as queries:
+        users = [s.user and s.user.username for s in read.seats.all()]
+        games = {s.game.pk for s in read.seats.all()}
+    assert users == [s.user and s.user.username for s in expected.seats.all()]
+    assert users[1] is None and users[2] == "bob"  # the bot's seat has no member
+    assert games == {game.pk}
+    assert queries.captured_queries == []
 
 
 def test_the_last_moves_are_the_logs_last_rows(alice) -> None:

@@ -35,8 +35,8 @@ def statement(sql: str) -> str:
 def test_a_bot_turn_takes_five_statements_and_a_game_of_bots_writes_no_clock(
     make_game, quick_bots
 ) -> None:
-    """The bot's seat with its game (to think outside the lock), the game under its row lock,
-    its seats (who may move), the move into the log, the game's new state. Two turns of two
+    """The game with its seats (to think outside the lock), the game under its row lock, its
+    seats (who may move), the move into the log, the game's new state. Two turns of two
     steps each, so the turn passes from one bot to the other: bots keep no clock to write."""
     game = make_game("normal", "normal")
     engine = engines.get("akropolis")
@@ -47,13 +47,16 @@ def test_a_bot_turn_takes_five_statements_and_a_game_of_bots_writes_no_clock(
             assert tasks.play_bot_turn.apply(args=(game.pk, seat, game.version)).get() is True
         sqls = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
         assert [statement(sql) for sql in sqls] == [
-            "SELECT games_seat",
+            "SELECT games_game",
             "SELECT games_game",
             "SELECT games_seat",
             "INSERT games_move",
             "UPDATE games_game",
         ]
-        # The seats under the lock are read without the game (no join for an ordering).
+        # The first read brings the seats with the game; the lock takes the game alone, and
+        # the seats under it are read without the game (no join for an ordering).
+        assert 'JOIN "games_seat"' in sqls[0]
+        assert "JOIN" not in sqls[1]
         assert 'JOIN "games_game"' not in sqls[2]
     game.refresh_from_db()
     assert game.version == 4
