@@ -100,8 +100,9 @@ def test_a_move_post_reads_the_game_twice_and_draws_the_board_it_made(
     selects = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
     # Once to find the seat, once under the row lock; the answer reads it no third time.
     assert len([q for q in selects if 'FROM "games_game"' in q]) == 2
-    # The seats come with their members' names, in one query each time the game is read.
-    assert len([q for q in selects if 'FROM "games_seat"' in q]) == 2
+    # The seats come with their members' names, in one query each time the game is read (the
+    # first read joins them to the game).
+    assert len([q for q in selects if '"games_seat"' in q]) == 2
     members = [q for q in selects if 'FROM "accounts_user"' in q and "games_seat" not in q]
     assert len(members) <= 1  # the signed-in member, for the session
 

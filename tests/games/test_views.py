@@ -598,3 +598,13 @@ def test_the_lobby_fetches_its_lists_again_when_its_socket_says_so(alice: User, 
     services.join_seat(game_id=game.pk, user=bob)
     lists = client_for(bob).get(reverse("games:lobby"), headers=HTMX).content.decode()
     assert "No game is waiting for players." in lists
+
+
+@pytest.mark.parametrize("game_id", [0, 987_654, 2**63 - 1, 2**63, 10**30])
+def test_a_game_that_is_not_there_is_not_found(alice: User, game_id: int) -> None:
+    """No such game, whatever its number (one past the database's keys included): the page
+    and a move posted to it answer "not found", never a server error."""
+    client = client_for(alice)
+    assert client.get(f"/games/{game_id}/").status_code == 404
+    move = {"move": TAKE_0, "expected_version": 0}
+    assert client.post(f"/games/{game_id}/move/", move, headers=HTMX).status_code == 404
