@@ -9,18 +9,21 @@ would be most of the board anyway).
 
 The message, in order:
 
-    <template id="game-board-patch" hx-swap-oob="none:#game-board"
+    <template hx-swap-oob="none:#game-board" data-patch-of="game-board"
               data-base-version="12" data-base-stamp="running.0.01b"
-              data-version="13" data-stamp="running.0.01b" ...the new root's attributes>
-    </template>
-    <section id="recent-moves" ...>...</section>     (each changed part, whole, by its id)
-    <div id="city-1" ...>...</div>
+              class="game-board" data-version="13" data-stamp="running.0.01b" ...></template>
+    <template hx-swap-oob="none:#bab-board" data-patch-of="bab-board" class="bab"
+              data-phase="build"></template>             (a part whose attributes changed)
+    <section class="recent-moves card" id="board-recent" ...>...</section>
+    <figure class="city card" id="city-1">...</figure>     (each changed part, whole)
 
 - The first element names the board it applies to: `data-base-version` and `data-base-stamp`
-  are the revision and stamp of the board it was computed from. Its other attributes are
-  those of the new board's root element (the `#game-board` section: its `data-version`,
-  `data-stamp`, `data-phase` and the rest), which the page copies onto its root. Its own
-  swap is `none`, so htmx leaves the page alone for it.
+  are the revision and stamp of the board it was made from. Its other attributes are those
+  of the new board's root element (the `#game-board` section: `data-version`, `data-stamp`,
+  `data-phase` and the rest), which the page gives its root, dropping the ones it lacks.
+- Each further template names a part whose start tag alone changed (its content is patched
+  by the parts inside it); the page gives that element the template's attributes the same
+  way. A template's own swap is `none`, so htmx leaves the page alone for it.
 - Every other element is a part of the new board carrying an `id`, swapped in place of the
   page's element of that id (htmx's default out-of-band swap: outerHTML by id).
 
