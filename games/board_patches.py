@@ -43,6 +43,7 @@ patch that would not rebuild the board exactly is never sent.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -105,9 +106,16 @@ class Board:
     root: Part
 
 
+# Boards read lately: the new board of a move is the old one of the next move's changes (the
+# same text, kept by the hub), so each board is read once. (At most this many texts are held
+# here besides the hub's own: about 5 MB of 40 kB boards.)
+KEEP_READ = 128
+
+
+@functools.lru_cache(maxsize=KEEP_READ)
 def parse(text: str) -> Board | None:
     """The board's root element and its parts, or None when the text does not start with one
-    element whose end can be found."""
+    element whose end can be found. The result is shared: it is never changed."""
     root: Part | None = None
     # Open elements: (tag, the part it is, if it is one).
     stack: list[tuple[str, Part | None]] = []
