@@ -48,7 +48,7 @@ import re
 from dataclasses import dataclass, field
 
 # Parts larger than this share of the new board: the whole board goes instead.
-MOST_OF_THE_BOARD = 0.6
+MOST_OF_THE_BOARD = 0.8
 
 # Elements that parse on their own, outside their usual parent, as the same element.
 PART_TAGS = frozenset(
@@ -58,6 +58,7 @@ PART_TAGS = frozenset(
         "details",
         "div",
         "fieldset",
+        "figcaption",
         "figure",
         "footer",
         "form",

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games import board_patches, live
+from games import board_patches, engines, live
 from games.models import Game
 from tests.games.conftest import build_game, play_random_moves
 
@@ -151,7 +151,7 @@ def check_every_move(game: Game, moves: int) -> list[tuple[int, int]]:
     return sizes
 
 
-@pytest.mark.parametrize("engine", ["akropolis", "babylon", "hanging-gardens", "tower-of-babel"])
+@pytest.mark.parametrize("engine", [engine.slug for engine in engines.all()])
 def test_the_changes_of_a_move_applied_to_the_last_board_give_the_new_board(
     alice, bob, quick_bots, engine
 ) -> None:
