@@ -158,9 +158,8 @@ def test_the_changes_of_a_move_applied_to_the_last_board_give_the_new_board(
     game = build_game(alice, bob, "easy", engine=engine, seed=6)
     sizes = check_every_move(game, 14)
     assert sizes, "some move is sent as its changes"
-    # An ordinary move sends at most half the board (the smallest change of each game:
-    # 0.43 of the board in Akropolis, whose construction site and cities go whole, down to
-    # 0.05 in Babylon).
+    # An ordinary move (another seat's, seen from a seat or by a spectator) sends at most
+    # half the board.
     assert min(message / board for message, board in sizes) < 0.5
 
 
