@@ -50,13 +50,12 @@ def changes_from(
     patches: dict[tuple[BoardKey, BoardKey], str | None] = {}
     if not bases or snapshot.game is None:
         return {}
-    for user_id, language in wanted:
-        key = snapshot.key_for(user_id, language)
+    for key in {snapshot.key_for(user_id, language) for user_id, language in wanted}:
         new = drawn.get(key)
         if new is None:
             continue
         for base, old in bases.items():
-            if patch_base(base, key) != base or (base, key) in patches:
+            if patch_base(base, key) != base:
                 continue
             try:
                 patches[(base, key)] = board_patches.board_patch(old, new, base=(base[1], base[2]))
