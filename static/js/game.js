@@ -9,6 +9,13 @@
     return board ? parseInt(board.getAttribute("data-version"), 10) : -1;
   }
 
+  // An incremental update being taken (below): htmx swaps its parts in, then the attributes
+  // it carries are given to the board and its parts, before anything else looks at them.
+  var takenPatch = null;
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (takenPatch) { takeAttributes(takenPatch); takenPatch = null; }
+  });
+
   // DESIGN.md principle 7: sockets are hints. The board is fetched over HTTP whenever a
   // message may have been missed; the server answers 204 when nothing changed.
   function refreshBoard() {
@@ -96,14 +103,16 @@
       event.preventDefault();
       refreshBoard();
     } else {
-      // htmx swaps the parts in by their ids; the attributes are ours to set, before that.
+      // htmx swaps the parts in by their ids; the attributes follow (htmx:wsAfterMessage).
       keepInput();
-      takeAttributes(patch);
+      takenPatch = patch;
     }
   }
 
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     if (event.target.id !== "game-live") { return; }
+    takenPatch = null;
+    if (event.defaultPrevented) { return; }  // another script dropped it
     var patch = patchOf(event.detail.message || "");
     if (patch) { takePatch(event, patch); return; }
     var match = /data-version="(\d+)"/.exec(event.detail.message || "");
