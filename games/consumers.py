@@ -59,6 +59,8 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
         # The newest move number this socket has sent: an older announcement arriving late
         # would only repeat a board the browser already has.
         self.sent_revision, self.sent_stamp = -1, ""
+        # The key of the board sent last (games/live): the base of an incremental update.
+        self.sent_board: live.BoardKey | None = None
         # The waiting room of an open game only needs a hint to fetch itself again.
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.room = query.get("page") == ["room"]
@@ -130,13 +132,30 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
             return False
         return (snapshot.revision, snapshot.stamp) != (self.sent_revision, self.sent_stamp)
 
-    async def send_board(self, snapshot: live.Snapshot, html: str, event: dict[str, Any]) -> None:
+    @property
+    def sent_key(self) -> live.BoardKey | None:
+        return self.sent_board
+
+    async def send_board(
+        self,
+        snapshot: live.Snapshot,
+        html: str,
+        event: dict[str, Any],
+        patch: live.Patch | None = None,
+    ) -> None:
         """Called by the hub with the board of this socket's view (its seat is looked up from
-        the game for each announcement: a member who joins an open seat becomes that seat)."""
+        the game for each announcement: a member who joins an open seat becomes that seat),
+        and the changes to it from the board this socket sent last, if the hub made them
+        (games/board_patches): those go instead of the whole board, and the page applies them
+        only to that board."""
         # Another announcement may have sent a newer board meanwhile.
         if not self.wants(snapshot):
             return
+        key = snapshot.key_for(self.user_id, self.language)
+        if patch is not None and patch.base == self.sent_board and patch.base[3:] == key[3:]:
+            html = patch.message
         self.sent_revision, self.sent_stamp = snapshot.revision, snapshot.stamp
+        self.sent_board = key
         if settings.LIVE_TRACE:
             html += timing.trace_comment(event, "send")
         await self.send(text_data=html)

@@ -14,6 +14,9 @@ are one call to the hub's own thread, and only then are the sends made, together
 socket reading and rendering for itself, awaiting shared results, cost one thread hop more
 and let hundreds of sends hold the loop while a render waited for it.)
 
+A socket whose last board the hub still keeps is sent only what changed since that board
+(games/live_patches.py, games/board_patches.py), made once per pair of boards.
+
 The hub belongs to an event loop (the server has one; each async test has its own), and
 stops when its last socket leaves.
 """
@@ -42,6 +45,7 @@ from django.utils import translation
 
 from accounts.sessions import SESSIONS_GROUP
 from games import broadcast, live_reads
+from games.live_patches import Patch, changes_from, patch_base
 from games.models import Game, Move
 from infra import timing
 
@@ -70,7 +74,13 @@ class Watcher(Protocol):
         """Whether the board `snapshot` found is newer than the one this socket has."""
         ...
 
-    async def send_board(self, snapshot: Snapshot, html: str, event: dict[str, Any]) -> None: ...
+    # The board this socket sent last (None: none yet), for an incremental update from it.
+    @property
+    def sent_key(self) -> BoardKey | None: ...
+
+    async def send_board(
+        self, snapshot: Snapshot, html: str, event: dict[str, Any], patch: Patch | None = None
+    ) -> None: ...
 
     async def game_changed(self, event: dict[str, Any]) -> None: ...
 
@@ -259,7 +269,15 @@ class Hub:
         sockets need is drawn in one call to the hub's thread (one hop there and back, one
         connection from the pool), views drawn before for this board coming from `boards`."""
         wanted = {(w.user_id, w.language) for w in watchers}
-        snapshot, drawn, read_at = await read_and_draw(game_id, wanted, self.boards)
+        # The boards the sockets have now, which the new ones may be sent as changes to.
+        bases = {}
+        for watcher in watchers:
+            sent = watcher.sent_key
+            if sent is not None and sent[0] == game_id and sent not in bases:
+                old = self.boards.get(sent)
+                if old is not None:
+                    bases[sent] = old
+        snapshot, drawn, read_at, patches = await read_and_draw(game_id, wanted, self.boards, bases)
         if settings.LIVE_TRACE:
             timing.stamp(event, "read", read_at)
             timing.stamp(event, "render")
@@ -270,7 +288,10 @@ class Hub:
             key = snapshot.key_for(watcher.user_id, watcher.language)
             html = drawn[key] if key in drawn else self.boards.get(key)
             if html is not None and watcher.wants(snapshot):
-                sends.append(watcher.send_board(snapshot, html, event))
+                base = patch_base(watcher.sent_key, key)
+                message = None if base is None else patches.get((base, key))
+                patch = None if message is None or base is None else Patch(base, message)
+                sends.append(watcher.send_board(snapshot, html, event, patch))
         self.boards.add(drawn)
         return sends
 
@@ -389,12 +410,17 @@ def shared_board(
 
 
 def read_and_draw_now(
-    game_id: int, wanted: set[tuple[int, str]], drawn_before: Container[BoardKey]
-) -> tuple[Snapshot, dict[BoardKey, str], float]:
+    game_id: int,
+    wanted: set[tuple[int, str]],
+    drawn_before: Container[BoardKey],
+    bases: Mapping[BoardKey, str] | None = None,
+) -> tuple[Snapshot, dict[BoardKey, str], float, dict[tuple[BoardKey, BoardKey], str]]:
     """The game as it is now, the boards of the views (member, language) in `wanted` that
-    `drawn_before` lacks, and when the read ended. A view that fails to draw is left out (its
-    sockets get the next board, or fetch it over HTTP) and the others are still drawn. The
-    thread's connection goes back to the pool at the end, as channels does for its own."""
+    `drawn_before` lacks, when the read ended, and the incremental updates from the boards of
+    `bases` (the sockets' last boards) to the new boards of their views, where one is worth
+    sending (`changes_from`). A view that fails to draw is left out (its sockets get the next
+    board, or fetch it over HTTP) and the others are still drawn. The thread's connection goes
+    back to the pool at the end, as channels does for its own."""
     from games.rendering import RECENT_MOVES
 
     close_old_connections()
@@ -404,7 +430,7 @@ def read_and_draw_now(
         drawn: dict[BoardKey, str] = {}
         game = snapshot.game
         if game is None:
-            return snapshot, drawn, read_at
+            return snapshot, drawn, read_at, {}
         # The log's last moves: read once for every viewpoint drawn here (each tells them in
         # its own language), and only if one is drawn.
         recent = functools.cache(functools.partial(live_reads.last_moves, game, RECENT_MOVES))
@@ -418,7 +444,7 @@ def read_and_draw_now(
                 logger.exception(
                     "Game %s: the board for seat %s could not be drawn", game_id, key[3]
                 )
-        return snapshot, drawn, read_at
+        return snapshot, drawn, read_at, changes_from(bases or {}, snapshot, wanted, drawn)
     finally:
         close_old_connections()
 

@@ -400,6 +400,8 @@ class Watch:
     arrivals: dict[int, float] = field(default_factory=dict)
     reconnects: int = 0
     traces: dict[int, dict[str, float]] = field(default_factory=dict)
+    # When each message arrived and its length in bytes (a whole board, or a move's changes).
+    sizes: list[tuple[float, int]] = field(default_factory=list)
 
 
 async def listen(
@@ -433,6 +435,7 @@ async def listen(
                     # Bytes: the client's time goes to receiving, not to decoding.
                     message = await ws.recv(decode=False)
                     now = time.time()
+                    watch.sizes.append((now, len(message)))
                     match = VERSION.search(message[:400])
                     if match:
                         watch.arrivals.setdefault(int(match.group(1)), now)

@@ -9,6 +9,13 @@
     return board ? parseInt(board.getAttribute("data-version"), 10) : -1;
   }
 
+  // An incremental update being taken (below): htmx swaps its parts in, then the attributes
+  // it carries are given to the board and its parts, before anything else looks at them.
+  var takenPatch = null;
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (takenPatch) { takeAttributes(takenPatch); takenPatch = null; }
+  });
+
   // DESIGN.md principle 7: sockets are hints. The board is fetched over HTTP whenever a
   // message may have been missed; the server answers 204 when nothing changed.
   function refreshBoard() {
@@ -41,8 +48,73 @@
     if (event.target.id === "game-live") { refreshBoard(); }
   });
 
+  // --- incremental updates (games/board_patches.py) ------------------------------------------
+  // A message that starts with a template naming its base (data-base-version, data-base-stamp)
+  // holds only the parts of the board that changed, each swapped in by its id, and templates
+  // naming the parts (the board first) whose attributes become theirs. It is applied only to
+  // exactly its base, all its parts present; any other board fetches itself over HTTP.
+  var PATCH_START = '<template hx-swap-oob="none:#game-board" data-patch-of="game-board"';
+
+  function patchOf(message) {
+    if (message.lastIndexOf(PATCH_START, 0) !== 0) { return null; }
+    var holder = document.createElement("template");
+    holder.innerHTML = message;
+    return holder.content;
+  }
+
+  function appliesTo(patch, board) {
+    var marker = patch.firstElementChild;
+    if (board.querySelector(".move-error")) { return false; }  // the answer to a refused move
+    if (board.getAttribute("data-version") !== marker.getAttribute("data-base-version") ||
+        board.getAttribute("data-stamp") !== marker.getAttribute("data-base-stamp")) { return false; }
+    return Array.prototype.every.call(patch.children, function (part) {
+      var id = part.getAttribute("data-patch-of") || part.id;
+      return id === "game-board" || (id && board.querySelector("#" + CSS.escape(id)));
+    });
+  }
+
+  var PATCH_ATTRIBUTES = ["hx-swap-oob", "data-patch-of", "data-base-version", "data-base-stamp"];
+
+  function takeAttributes(patch) {
+    patch.querySelectorAll("template[data-patch-of]").forEach(function (update) {
+      var target = document.getElementById(update.getAttribute("data-patch-of"));
+      Array.prototype.slice.call(target.attributes).forEach(function (attribute) {
+        if (attribute.name !== "id" && !update.hasAttribute(attribute.name)) {
+          target.removeAttribute(attribute.name);
+        }
+      });
+      Array.prototype.forEach.call(update.attributes, function (attribute) {
+        if (PATCH_ATTRIBUTES.indexOf(attribute.name) < 0) {
+          target.setAttribute(attribute.name, attribute.value);
+        }
+      });
+    });
+  }
+
+  function takePatch(event, patch) {
+    var marker = patch.firstElementChild;
+    var incoming = parseInt(marker.getAttribute("data-version"), 10);
+    var board = currentBoard();
+    var known = currentRevision();
+    if (board && (incoming < known || (incoming === known &&
+        board.getAttribute("data-stamp") === marker.getAttribute("data-stamp")))) {
+      event.preventDefault();  // already showing it, or newer (our own move's answer)
+    } else if (!board || !appliesTo(patch, board)) {
+      event.preventDefault();
+      refreshBoard();
+    } else {
+      // htmx swaps the parts in by their ids; the attributes follow (htmx:wsAfterMessage).
+      keepInput();
+      takenPatch = patch;
+    }
+  }
+
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     if (event.target.id !== "game-live") { return; }
+    takenPatch = null;
+    if (event.defaultPrevented) { return; }  // another script dropped it
+    var patch = patchOf(event.detail.message || "");
+    if (patch) { takePatch(event, patch); return; }
     var match = /data-version="(\d+)"/.exec(event.detail.message || "");
     if (!match) { return; }
     var incoming = parseInt(match[1], 10);

@@ -220,15 +220,19 @@
     if (spot) { chooseSpot(spot); }
   });
 
-  // Set up a board once each time one is drawn. Other live messages (the notification badge,
-  // the lobby) also end in htmx events; they must not undo the member's choice of a square.
-  var drawnBoard = null;
+  // Set up a board once each time one is drawn: a new board, or the same one brought to another
+  // revision by a live update of its changed parts (static/js/game.js). Other live messages
+  // (the notification badge, the lobby) also end in htmx events; they must not undo the
+  // member's choice of a square.
+  var drawnBoard = null, drawnAs = "";
 
   function init() {
     if (!inBoard(".hg")) { return; }
     var current = document.getElementById("game-board");
-    if (current === drawnBoard) { return; }
+    var as = current.getAttribute("data-version") + " " + current.getAttribute("data-stamp");
+    if (current === drawnBoard && as === drawnAs) { return; }
     drawnBoard = current;
+    drawnAs = as;
     var sources = allInBoard(".hg-temple.hg-source[role=button]");
     if (sources.length && !chosenSource()) { sources[0].setAttribute("aria-pressed", "true"); }
     sources.forEach(function (t, index) { t.setAttribute("tabindex", index === 0 ? "0" : "-1"); });

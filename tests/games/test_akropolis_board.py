@@ -157,7 +157,8 @@ def test_loose_tiles_are_drawn_as_their_template_drew_them(alice, players) -> No
 def test_boards_are_drawn_as_their_template_drew_them(alice, bob, players) -> None:
     """The whole board partial of the game's own drawing (the cities, the site, the tiles and
     the texts), for every viewer (the member to move with their forms) through a game, in
-    English, Hungarian and Polish, against the templates it replaces."""
+    English, Hungarian and Polish, against the templates it replaces (the board's, with the
+    ids and wrappers of the parts a live update swaps alone, games/board_patches.py)."""
     bob.display_name = "Bob & <Co>"
     bob.save()
     game = build_game(alice, bob, *["normal"] * (players - 2), seed=8)

@@ -181,7 +181,7 @@ async def test_the_hub_reads_the_last_moves_once_for_every_view_it_draws() -> No
         ferenc = make_user("ferenc", language="hu")
         wanted = {(alice.pk, "en"), (bob.pk, "en"), (carol.pk, "en"), (ferenc.pk, "hu")}
         with CaptureQueriesContext(connections["default"]) as queries:
-            _, drawn, _ = live.read_and_draw_now(game.pk, wanted, {})
+            _, drawn, _, _ = live.read_and_draw_now(game.pk, wanted, {})
         alone = {
             key: live.render_board(Game.objects.get(pk=game.pk), key[3], key[4]) for key in drawn
         }

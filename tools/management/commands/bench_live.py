@@ -206,6 +206,12 @@ class Command(BaseCommand):
             f"commit to arrival (ms): {livestack.spread(latencies)} ({len(latencies)} messages)"
         )
         self.stdout.write(f"lost messages: {lost} of {expected}; reconnects: {reconnects}")
+        sizes = [size for w in watches for at, size in w.sizes if begin <= at <= end]
+        sent = sum(sizes)
+        self.stdout.write(
+            f"bytes sent to the sockets: {sent / max(1, len(in_window)):,.0f} per move, "
+            f"{sent / max(1, len(sizes)):,.0f} per message ({len(sizes)} messages)"
+        )
         self.stdout.write(livestack.cpu_line(*cpu, len(in_window)))
         hops = livestack.hop_lines(watches, {k: v for k, v in committed.items() if k in in_window})
         if hops:
@@ -224,6 +230,7 @@ class Command(BaseCommand):
                     "max_ms": round(latencies[-1], 1) if latencies else None,
                     "lost": lost,
                     "reconnects": reconnects,
+                    "bytes_per_move": round(sent / max(1, len(in_window))),
                 }
             )
         )
