@@ -21,7 +21,10 @@ for that is asked for again later); the evening ends when every review is done. 
 prints each process's proportional set size (PSS, /proc/<pid>/smaps_rollup) with its
 children and grandchildren (the play worker's processes, the first one's beat, the heavy
 worker's pool), and the total. With `--evenings 2` the same processes live through two
-evenings, so growth shows.
+evenings, so growth shows. With `--report` each process that can (the server and the Celery
+workers: infra/memory.py's report on SIGUSR2) also prints what it holds after each
+measurement: its allocator's pages and Python's objects by type, and tracemalloc's largest
+lines where PYTHONTRACEMALLOC is set.
 
 A measurement, not a test (STYLE.md): the figures depend on the machine. It talks only to
 127.0.0.1 and stops every process it started, also on Ctrl-C or an error.
@@ -126,6 +129,38 @@ def pss_table(processes: list[Process]) -> tuple[list[str], float]:
             total += kib
             lines.append(f"PSS {label} (pid {pid}, {command_of(pid)}): {kib / 1024:.1f} MB")
     return lines, total / 1024
+
+
+def catches(pid: int, signum: int) -> bool:
+    """Whether the process has a handler for `signum` (its SigCgt mask in /proc)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("SigCgt:"):
+                return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    except OSError:
+        pass
+    return False
+
+
+def ask_reports(processes: list[Process], path: Path) -> str:
+    """Each process that reports its memory on SIGUSR2 (infra/memory.py: MEMORY_REPORT set)
+    is asked to; returns the reports they wrote, waiting at most a minute for them. A process
+    without the handler is left alone: SIGUSR2 would end it."""
+    pids = [p.pid for p in processes] + [pid for p in processes for _, pid in descendants(p.pid)]
+    asked = [pid for pid in pids if catches(pid, signal.SIGUSR2)]
+    begin = path.stat().st_size if path.exists() else 0
+    for pid in asked:
+        os.kill(pid, signal.SIGUSR2)
+    deadline = time.monotonic() + 60
+    text = ""
+    while time.monotonic() < deadline:
+        with open(path, "a+") as report:
+            report.seek(begin)
+            text = report.read()
+        if all(f"== pid {pid} " in text for pid in asked):
+            break
+        time.sleep(1)
+    return text
 
 
 # --- one member's evening -------------------------------------------------------------------
@@ -347,6 +382,8 @@ def site_env(options: argparse.Namespace) -> dict[str, str]:
             "PYTHONUNBUFFERED": "1",
         }
     )
+    if options.report:
+        env["MEMORY_REPORT"] = str(options.var_dir / "logs" / "memory-report.txt")
     return env
 
 
@@ -421,6 +458,9 @@ def run(options: argparse.Namespace) -> list[float]:
         lines, total = pss_table(processes)
         print("\n".join(["Idle, before the first evening:", *lines]))
         print(f"PSS total: {total:.1f} MB", flush=True)
+        reports = Path(env.get("MEMORY_REPORT", "/nonexistent"))
+        if options.report:
+            print(ask_reports(processes, reports), flush=True)
         for number in range(1, options.evenings + 1):
             print(
                 f"Evening {number}: {options.games} games against {options.bot_level} bots at "
@@ -441,6 +481,8 @@ def run(options: argparse.Namespace) -> list[float]:
             print("\n".join([f"After evening {number} ({took:.0f} s):", *lines]))
             print(f"PSS total: {total:.1f} MB", flush=True)
             totals.append(total)
+            if options.report:
+                print(ask_reports(processes, reports), flush=True)
     finally:
         browser.close()
         for proc in reversed(started):
@@ -472,6 +514,13 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--settle", type=float, default=5.0, help="seconds waited before measuring")
     parser.add_argument("--seed", type=int, default=1, help="seed of the member's moves")
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="after each measurement, print what each process holds (infra/memory.py; "
+        "with PYTHONTRACEMALLOC=N set, tracemalloc's lines too): for finding where it went, "
+        "the reports' own work moves the next figures",
+    )
     parser.add_argument(
         "--var-dir",
         type=Path,
