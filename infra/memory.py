@@ -218,7 +218,7 @@ def allocator_kib() -> tuple[int, int] | None:
     return (info.uordblks + info.hblkhd) // 1024, info.fordblks // 1024
 
 
-def objects_by_type(top: int = 25) -> list[tuple[str, int, int]]:
+def objects_by_type() -> list[tuple[str, int, int]]:
     """Python's objects by type, the largest first: (type, count, bytes). The collector's
     objects and those they hold directly (strings, bytes, numbers), each counted once."""
     seen: set[int] = set()
@@ -239,7 +239,31 @@ def objects_by_type(top: int = 25) -> list[tuple[str, int, int]]:
         for held in gc.get_referents(obj):
             if not gc.is_tracked(held):
                 add(held)
-    return [(name, count[name], held) for name, held in size.most_common(top)]
+    return [(name, count[name], held) for name, held in size.most_common()]
+
+
+def small_object_arenas() -> list[str]:
+    """Python's own allocator (objects up to 512 bytes): its arenas' bytes, and the bytes in
+    them used and free. An arena goes back to the system only once all of it is free, so
+    free bytes here are what a collection cannot return. CPython prints these on the C
+    stderr alone (`sys._debugmallocstats`), so they are caught there."""
+    import tempfile
+
+    with tempfile.TemporaryFile() as caught:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        try:
+            os.dup2(caught.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        caught.seek(0)
+        text = caught.read().decode(errors="replace")
+    # The first "Total" is the arenas' bytes (the second, the map of arenas).
+    text = text.split("arena map counts")[0]
+    wanted = ("# arenas allocated current", "# bytes in allocated", "# bytes in available", "Total")
+    return [f"small objects: {line}" for line in text.splitlines() if line.startswith(wanted)]
 
 
 def report() -> str:
@@ -249,7 +273,11 @@ def report() -> str:
     if allocator is not None:
         lines.append(f"C allocator: {allocator[0]} KiB in use, {allocator[1]} KiB free but kept")
     lines.append(f"threads: {threading.active_count()}; frozen objects: {gc.get_freeze_count()}")
-    for name, number, held in objects_by_type():
+    lines += small_object_arenas()
+    kinds = objects_by_type()
+    held_kib = sum(held for _, _, held in kinds) / 1024
+    lines.append(f"Python objects: {sum(n for _, n, _ in kinds)}, {held_kib:.1f} KiB; the most:")
+    for name, number, held in kinds[:25]:
         lines.append(f"{held / 1024:12.1f} KiB {number:9d} {name}")
     import tracemalloc
 
