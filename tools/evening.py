@@ -144,8 +144,8 @@ def catches(pid: int, signum: int) -> bool:
 
 def ask_reports(processes: list[Process], path: Path) -> str:
     """Each process that reports its memory on SIGUSR2 (infra/memory.py: MEMORY_REPORT set)
-    is asked to; returns the reports they wrote, waiting at most a minute for them. A process
-    without the handler is left alone: SIGUSR2 would end it."""
+    is asked to; returns the reports they wrote, waiting at most a minute for those still
+    running. A process without the handler is left alone: SIGUSR2 would end it."""
     pids = [p.pid for p in processes] + [pid for p in processes for _, pid in descendants(p.pid)]
     asked = [pid for pid in pids if catches(pid, signal.SIGUSR2)]
     begin = path.stat().st_size if path.exists() else 0
@@ -157,7 +157,9 @@ def ask_reports(processes: list[Process], path: Path) -> str:
         with open(path, "a+") as report:
             report.seek(begin)
             text = report.read()
-        if all(f"== pid {pid} " in text for pid in asked):
+        # A heavy worker's pool process may have been replaced meanwhile (after a task).
+        alive = [pid for pid in asked if Path(f"/proc/{pid}").exists()]
+        if all(f"== pid {pid} " in text for pid in alive):
             break
         time.sleep(1)
     return text
