@@ -26,14 +26,16 @@ collection.
 
 For finding where the memory went, `report_on_signal` (off unless the environment names a
 file in MEMORY_REPORT) makes SIGUSR2 append a report of what the process holds: its resident
-set, the allocator's pages in use and free, Python's objects by type and, when tracemalloc
-runs (PYTHONTRACEMALLOC=N), the lines that allocated most. `python -m tools.evening --report`
+set, the C allocator's pages in use and free, Python's small-object arenas and, when
+tracemalloc runs (PYTHONTRACEMALLOC=N), the lines that allocated most. It reads counters only:
+a census of the objects by type (walking `gc.get_objects()` and what each holds) was tried and
+dropped, since from a signal handler it reaches objects still being built, and it crashed a
+server and once grew a process to 22 GB (docs/benchmarks.md). `python -m tools.evening --report`
 asks each of its processes for one after each evening.
 """
 
 from __future__ import annotations
 
-import collections
 import ctypes
 import ctypes.util
 import gc
@@ -218,30 +220,6 @@ def allocator_kib() -> tuple[int, int] | None:
     return (info.uordblks + info.hblkhd) // 1024, info.fordblks // 1024
 
 
-def objects_by_type() -> list[tuple[str, int, int]]:
-    """Python's objects by type, the largest first: (type, count, bytes). The collector's
-    objects and those they hold directly (strings, bytes, numbers), each counted once."""
-    seen: set[int] = set()
-    count: collections.Counter[str] = collections.Counter()
-    size: collections.Counter[str] = collections.Counter()
-
-    def add(obj: object) -> None:
-        if id(obj) in seen:
-            return
-        seen.add(id(obj))
-        kind = type(obj)
-        name = f"{kind.__module__}.{kind.__qualname__}"
-        count[name] += 1
-        size[name] += sys.getsizeof(obj, 0)
-
-    for obj in gc.get_objects():
-        add(obj)
-        for held in gc.get_referents(obj):
-            if not gc.is_tracked(held):
-                add(held)
-    return [(name, count[name], held) for name, held in size.most_common()]
-
-
 def small_object_arenas() -> list[str]:
     """Python's own allocator (objects up to 512 bytes): its arenas' bytes, and the bytes in
     them used and free. An arena goes back to the system only once all of it is free, so
@@ -274,11 +252,6 @@ def report() -> str:
         lines.append(f"C allocator: {allocator[0]} KiB in use, {allocator[1]} KiB free but kept")
     lines.append(f"threads: {threading.active_count()}; frozen objects: {gc.get_freeze_count()}")
     lines += small_object_arenas()
-    kinds = objects_by_type()
-    held_kib = sum(held for _, _, held in kinds) / 1024
-    lines.append(f"Python objects: {sum(n for _, n, _ in kinds)}, {held_kib:.1f} KiB; the most:")
-    for name, number, held in kinds[:25]:
-        lines.append(f"{held / 1024:12.1f} KiB {number:9d} {name}")
     import tracemalloc
 
     if tracemalloc.is_tracing():

@@ -23,7 +23,7 @@ children and grandchildren (the play worker's processes, the first one's beat, t
 worker's pool), and the total. With `--evenings 2` the same processes live through two
 evenings, so growth shows. With `--report` each process that can (the server and the Celery
 workers: infra/memory.py's report on SIGUSR2) also prints what it holds after each
-measurement: its allocator's pages and Python's objects by type, and tracemalloc's largest
+measurement: its allocator's pages and Python's small-object arenas, and tracemalloc's largest
 lines where PYTHONTRACEMALLOC is set.
 
 A measurement, not a test (STYLE.md): the figures depend on the machine. It talks only to
