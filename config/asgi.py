@@ -18,7 +18,7 @@ from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
-from infra import announce, timing  # noqa: E402
+from infra import announce, memory, timing  # noqa: E402
 from infra.middleware import RefuseNulSockets  # noqa: E402
 
 router = ProtocolTypeRouter(
@@ -34,6 +34,11 @@ router = ProtocolTypeRouter(
         ),
     }
 )
+
+# Memory freed during a busy spell goes back to the system in the quiet after it; SIGUSR2 asks
+# for a report of what the server holds where MEMORY_REPORT is set (infra/memory.py).
+memory.hand_back_when_quiet(settings.SERVER_QUIET_SECONDS)
+memory.report_on_signal()
 
 
 async def application(scope: dict, receive: Any, send: Any) -> None:

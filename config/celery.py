@@ -59,10 +59,12 @@ app.steps["worker"].add(RetireAbove)
 @worker_init.connect
 def _publish_from_own_loop(**kwargs: object) -> None:
     """A worker sends its live hints through one long-lived loop and connection
-    (infra/announce.py); forked children inherit the choice and make their own loop."""
+    (infra/announce.py); forked children inherit the choice and make their own loop. Where
+    MEMORY_REPORT is set, SIGUSR2 asks for a report of its memory (infra/memory.py)."""
     from infra import announce, memory
 
     announce.publish_from_own_loop()
+    memory.report_on_signal()
     memory.freeze_before_fork()
 
 

@@ -384,6 +384,9 @@ BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 1.0)  # seconds between a move and 
 LIVE_TRACE = env_bool("LIVE_TRACE", False)
 # The text of the boards a server process keeps drawn for the sockets (games/live.py), at most.
 LIVE_BOARDS_KEPT_BYTES = env_int("LIVE_BOARDS_KEPT_BYTES", 8 * 2**20)
+# A server process that used little CPU over this many seconds, and has grown since it last
+# did, hands its free memory back to the system (infra/memory.py; 0: never).
+SERVER_QUIET_SECONDS = env_int("SERVER_QUIET_SECONDS", 30)
 # ... and every answer carries a Server-Timing header with its own hops (infra/timing.py).
 if LIVE_TRACE:
     MIDDLEWARE.insert(0, "infra.timing.ServerTiming")

@@ -49,3 +49,6 @@ BOT_BUDGETS = {"hard": env_float("TEST_HARD_BUDGET", 0.05)}
 REVIEW_ITERATIONS = env_int("REVIEW_ITERATIONS", 2)
 # One call reviews a whole game, however loaded the machine: the tests of slices set their own.
 REVIEW_SLICE_SECONDS = env_float("REVIEW_SLICE_SECONDS", 600)
+# No collection on a timer in the test processes (infra/memory.py): their tests of memory call
+# it themselves.
+SERVER_QUIET_SECONDS = env_int("SERVER_QUIET_SECONDS", 0)

@@ -17,6 +17,21 @@ beyond this: a process still holding more is replaced. The heavy worker's prefor
 that itself (Celery's `--max-memory-per-child`); a play process, a solo worker with no pool
 process to replace, shuts down warm instead (`retire_if_over`) and its supervisor starts a
 fresh one.
+
+The ASGI server has no tasks to end: it serves pages and sockets all evening, its requests run
+in threads, each of which can leave freed pages in an allocator arena of its own. It hands back
+on a timer instead (`hand_back_when_quiet`): after a spell in which it used little CPU, and
+only if it grew by `GROWTH_KIB` since it last did, so a busy server is never paused for a
+collection.
+
+For finding where the memory went, `report_on_signal` (off unless the environment names a
+file in MEMORY_REPORT) makes SIGUSR2 append a report of what the process holds: its resident
+set, the C allocator's pages in use and free, Python's small-object arenas and, when
+tracemalloc runs (PYTHONTRACEMALLOC=N), the lines that allocated most. It reads counters only:
+a census of the objects by type (walking `gc.get_objects()` and what each holds) was tried and
+dropped, since from a signal handler it reaches objects still being built, and it crashed a
+server and once grew a process to 22 GB (docs/benchmarks.md). `python -m tools.evening --report`
+asks each of its processes for one after each evening.
 """
 
 from __future__ import annotations
@@ -27,8 +42,12 @@ import gc
 import logging
 import os
 import resource
+import signal
 import sys
+import threading
+import time
 from collections.abc import Callable
+from types import FrameType
 
 logger = logging.getLogger(__name__)
 
@@ -119,3 +138,141 @@ def retire_if_over() -> None:
     from celery.worker import state
 
     state.should_stop = EX_OK
+
+
+# --- the server: a hand-back after a quiet spell ------------------------------------------------
+
+# The share of one core below which a spell counts as quiet: a server with sockets open and
+# no moves uses well under 1 % (their pings); one drawing boards or answering pages, more.
+QUIET_SHARE = 0.05
+
+
+class QuietHandBack:
+    """`hand_back_if_grown` after each quiet spell: `step` is called once a period and hands
+    back only when the process used less than QUIET_SHARE of a core since the last call."""
+
+    def __init__(
+        self,
+        cpu: Callable[[], float] = time.process_time,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.cpu, self.clock = cpu, clock
+        self.cpu_before, self.before = cpu(), clock()
+
+    def step(self) -> bool:
+        """True when this call handed memory back."""
+        used, now = self.cpu(), self.clock()
+        quiet = used - self.cpu_before < QUIET_SHARE * (now - self.before)
+        self.cpu_before, self.before = used, now
+        return quiet and hand_back_if_grown()
+
+
+_quiet_watch: threading.Thread | None = None
+
+
+def hand_back_when_quiet(period: float) -> threading.Thread | None:
+    """Start, once per process, a thread that every `period` seconds (0: never) hands the
+    process's free memory back if it was quiet meanwhile and has grown (`QuietHandBack`)."""
+    global _quiet_watch
+    if period <= 0 or _quiet_watch is not None:
+        return _quiet_watch
+    watch = QuietHandBack()
+
+    def run() -> None:
+        while True:
+            time.sleep(period)
+            try:
+                watch.step()
+            except Exception:
+                logger.exception("Handing memory back failed")
+
+    _quiet_watch = threading.Thread(target=run, name="quiet-hand-back", daemon=True)
+    _quiet_watch.start()
+    return _quiet_watch
+
+
+# --- where the memory went --------------------------------------------------------------------
+
+
+class _MallInfo2(ctypes.Structure):
+    # glibc's struct mallinfo2 (2.33+), all size_t.
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            *("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks"),
+            *("fsmblks", "uordblks", "fordblks", "keepcost"),
+        )
+    ]
+
+
+def allocator_kib() -> tuple[int, int] | None:
+    """The C allocator's bytes in use and free but kept (KiB), over all its arenas; None
+    without glibc 2.33. Python's own small-object arenas are not in it."""
+    name = ctypes.util.find_library("c")
+    try:
+        mallinfo2 = ctypes.CDLL(name).mallinfo2 if name else None
+    except (OSError, AttributeError):
+        mallinfo2 = None
+    if mallinfo2 is None:
+        return None
+    mallinfo2.restype = _MallInfo2
+    info = mallinfo2()
+    return (info.uordblks + info.hblkhd) // 1024, info.fordblks // 1024
+
+
+def small_object_arenas() -> list[str]:
+    """Python's own allocator (objects up to 512 bytes): its arenas' bytes, and the bytes in
+    them used and free. An arena goes back to the system only once all of it is free, so
+    free bytes here are what a collection cannot return. CPython prints these on the C
+    stderr alone (`sys._debugmallocstats`), so they are caught there."""
+    import tempfile
+
+    with tempfile.TemporaryFile() as caught:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        try:
+            os.dup2(caught.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        caught.seek(0)
+        text = caught.read().decode(errors="replace")
+    # The first "Total" is the arenas' bytes (the second, the map of arenas).
+    text = text.split("arena map counts")[0]
+    wanted = ("# arenas allocated current", "# bytes in allocated", "# bytes in available", "Total")
+    return [f"small objects: {line}" for line in text.splitlines() if line.startswith(wanted)]
+
+
+def report() -> str:
+    """What this process holds now, in words (see the module's docstring)."""
+    lines = [f"== pid {os.getpid()} at {time.strftime('%H:%M:%S')}: resident {resident_kib()} KiB"]
+    allocator = allocator_kib()
+    if allocator is not None:
+        lines.append(f"C allocator: {allocator[0]} KiB in use, {allocator[1]} KiB free but kept")
+    lines.append(f"threads: {threading.active_count()}; frozen objects: {gc.get_freeze_count()}")
+    lines += small_object_arenas()
+    import tracemalloc
+
+    if tracemalloc.is_tracing():
+        traced, peak = tracemalloc.get_traced_memory()
+        lines.append(f"tracemalloc: {traced // 1024} KiB traced, peak {peak // 1024} KiB")
+        for stat in tracemalloc.take_snapshot().statistics("lineno")[:25]:
+            lines.append(f"{stat.size / 1024:12.1f} KiB {stat.count:9d} {stat.traceback}")
+    return "\n".join(lines) + "\n"
+
+
+def report_on_signal() -> bool:
+    """With MEMORY_REPORT naming a file, SIGUSR2 appends `report()` to it; True when set up.
+    Called in the main thread of the server and of each worker; off in production."""
+    path = os.environ.get("MEMORY_REPORT", "")
+    if not path:
+        return False
+
+    def write(signum: int, frame: FrameType | None) -> None:
+        text = report()
+        with open(path, "a") as out:
+            out.write(text)
+
+    signal.signal(signal.SIGUSR2, write)
+    return True

@@ -10,16 +10,21 @@ is dropped and made again and that Redis database emptied: a local one whose nam
 "evening", and a Redis database other than 0). It migrates, imports the rulebooks and makes
 the demo data as `make run` does.
 
-Each evening a member signs in through the log-in form and plays `--games` games against
-bots (Babylon, Akropolis, The Hanging Gardens and Tower of Babel in turn), through the
+Each evening `--tables` members (default one) sign in through the log-in form and play
+`--games` games between them against bots (Babylon, Akropolis, The Hanging Gardens and Tower
+of Babel in turn), all tables at once, each member their games one after another, through the
 site's HTTP endpoints as a browser does, with the game page's socket open: asks for a hint on
 its first `--hints` turns and waits for each, posts one of the moves the board offers, and
 plays on to the end. Each finished game's review is asked for at once (the heavy worker runs
-it while the next game is played); the evening ends when every review is done. Then it
+it while the next game is played; a member has one review running at a time, so one refused
+for that is asked for again later); the evening ends when every review is done. Then it
 prints each process's proportional set size (PSS, /proc/<pid>/smaps_rollup) with its
 children and grandchildren (the play worker's processes, the first one's beat, the heavy
 worker's pool), and the total. With `--evenings 2` the same processes live through two
-evenings, so growth shows.
+evenings, so growth shows. With `--report` each process that can (the server and the Celery
+workers: infra/memory.py's report on SIGUSR2) also prints what it holds after each
+measurement: its allocator's pages and Python's small-object arenas, and tracemalloc's largest
+lines where PYTHONTRACEMALLOC is set.
 
 A measurement, not a test (STYLE.md): the figures depend on the machine. It talks only to
 127.0.0.1 and stops every process it started, also on Ctrl-C or an error.
@@ -124,6 +129,40 @@ def pss_table(processes: list[Process]) -> tuple[list[str], float]:
             total += kib
             lines.append(f"PSS {label} (pid {pid}, {command_of(pid)}): {kib / 1024:.1f} MB")
     return lines, total / 1024
+
+
+def catches(pid: int, signum: int) -> bool:
+    """Whether the process has a handler for `signum` (its SigCgt mask in /proc)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("SigCgt:"):
+                return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    except OSError:
+        pass
+    return False
+
+
+def ask_reports(processes: list[Process], path: Path) -> str:
+    """Each process that reports its memory on SIGUSR2 (infra/memory.py: MEMORY_REPORT set)
+    is asked to; returns the reports they wrote, waiting at most a minute for those still
+    running. A process without the handler is left alone: SIGUSR2 would end it."""
+    pids = [p.pid for p in processes] + [pid for p in processes for _, pid in descendants(p.pid)]
+    asked = [pid for pid in pids if catches(pid, signal.SIGUSR2)]
+    begin = path.stat().st_size if path.exists() else 0
+    for pid in asked:
+        os.kill(pid, signal.SIGUSR2)
+    deadline = time.monotonic() + 60
+    text = ""
+    while time.monotonic() < deadline:
+        with open(path, "a+") as report:
+            report.seek(begin)
+            text = report.read()
+        # A heavy worker's pool process may have been replaced meanwhile (after a task).
+        alive = [pid for pid in asked if Path(f"/proc/{pid}").exists()]
+        if all(f"== pid {pid} " in text for pid in alive):
+            break
+        time.sleep(1)
+    return text
 
 
 # --- one member's evening -------------------------------------------------------------------
@@ -238,6 +277,12 @@ async def play_game(
     return moves, asked
 
 
+def review_asked(game_id: int) -> bool:
+    from games.models import Review
+
+    return Review.objects.filter(game_id=game_id).exists()
+
+
 def review_done(browser: Browser, member: Member, game_id: int) -> bool:
     request = urllib.request.Request(member.url(f"/games/{game_id}/review.json"))
     try:
@@ -247,19 +292,33 @@ def review_done(browser: Browser, member: Member, game_id: int) -> bool:
         return False
 
 
-async def evening(
-    options: argparse.Namespace, number: int, server: str, browser: Browser
+async def ask_reviews(browser: Browser, member: Member, waiting: list[int]) -> None:
+    """Ask for the review of each game in `waiting` (a member has one review running at a
+    time: the site refuses the next until it is done, so the member asks again later); the
+    games whose review now exists leave the list."""
+    for game_id in list(waiting):
+        if not await asyncio.to_thread(review_asked, game_id):
+            data = {"csrfmiddlewaretoken": member.csrf, "from": "play"}
+            await browser.call(member, f"/games/{game_id}/review/", data)
+        if not await asyncio.to_thread(review_asked, game_id):
+            return
+        waiting.remove(game_id)
+
+
+async def table(
+    options: argparse.Namespace, number: int, seat: int, server: str, browser: Browser
 ) -> list[str]:
-    """One member's evening; returns a line per game."""
+    """One member's share of the evening: games `seat`, `seat + tables`, ... of it, one after
+    another, each reviewed; returns a line per game."""
     from django.conf import settings
 
-    username = f"evening-{number}"
+    username = f"evening-{number}-{seat}"
     password = await asyncio.to_thread(make_member, username)
     member = Member(username, password, 0, server, Watch(game_id=0, server=server))
     await load.log_in(browser, member)
-    rng = random.Random(options.seed + number)
-    lines, reviewed = [], []
-    for n in range(options.games):
+    rng = random.Random(options.seed * 1000 + number * 100 + seat)
+    lines, played, waiting = [], [], []
+    for n in range(seat, options.games, options.tables):
         engine = options.engines[n % len(options.engines)]
         begin = time.monotonic()
         member.game_id = await new_game(browser, member, engine, options.bot_level)
@@ -272,20 +331,38 @@ async def evening(
             moves, asked = await play_game(browser, member, options.hints, rng)
         finally:
             await livestack.close_sockets(sockets)
-        data = {"csrfmiddlewaretoken": member.csrf, "from": "play"}
-        await browser.call(member, f"/games/{member.game_id}/review/", data)
-        reviewed.append(member.game_id)
+        played.append(member.game_id)
+        waiting.append(member.game_id)
+        await ask_reviews(browser, member, waiting)
         lines.append(
-            f"  game {member.game_id} ({engine}): {moves} member moves, {asked} hints, "
-            f"{time.monotonic() - begin:.0f} s"
+            f"  table {seat}, game {member.game_id} ({engine}): {moves} member moves, "
+            f"{asked} hints, {time.monotonic() - begin:.0f} s"
         )
         print(lines[-1], flush=True)
-    for game_id in reviewed:
+    deadline = time.monotonic() + WAIT_SECONDS * max(1, len(played))
+    while waiting:
+        if time.monotonic() > deadline:
+            raise CommandError(f"{username}'s reviews of {waiting} were never started")
+        await ask_reviews(browser, member, waiting)
+        await asyncio.sleep(5 * POLL_SECONDS)
+    for game_id in played:
         await until(
             lambda g=game_id: review_done(browser, member, g),
             f"game {game_id}'s review",
+            WAIT_SECONDS * max(1, len(played)),
         )
     return lines
+
+
+async def evening(
+    options: argparse.Namespace, number: int, server: str, browser: Browser
+) -> list[str]:
+    """The evening's games at `--tables` tables at once, a member at each; returns a line per
+    game."""
+    shares = await asyncio.gather(
+        *(table(options, number, seat, server, browser) for seat in range(options.tables))
+    )
+    return [line for share in shares for line in share]
 
 
 # --- the run ----------------------------------------------------------------------------------
@@ -307,6 +384,8 @@ def site_env(options: argparse.Namespace) -> dict[str, str]:
             "PYTHONUNBUFFERED": "1",
         }
     )
+    if options.report:
+        env["MEMORY_REPORT"] = str(options.var_dir / "logs" / "memory-report.txt")
     return env
 
 
@@ -374,17 +453,20 @@ def run(options: argparse.Namespace) -> list[float]:
     django.setup()
     started: list[subprocess.Popen[bytes]] = []
     totals = []
-    browser = Browser(4)
+    browser = Browser(4 * options.tables)
     try:
         server, processes = start_site(env, options.var_dir, started)
         time.sleep(options.settle)
         lines, total = pss_table(processes)
         print("\n".join(["Idle, before the first evening:", *lines]))
         print(f"PSS total: {total:.1f} MB", flush=True)
+        reports = Path(env.get("MEMORY_REPORT", "/nonexistent"))
+        if options.report:
+            print(ask_reports(processes, reports), flush=True)
         for number in range(1, options.evenings + 1):
             print(
-                f"Evening {number}: {options.games} games against {options.bot_level} bots, "
-                f"{options.hints} hints each, a review each...",
+                f"Evening {number}: {options.games} games against {options.bot_level} bots at "
+                f"{options.tables} tables, {options.hints} hints each, a review each...",
                 flush=True,
             )
             begin = time.monotonic()
@@ -401,6 +483,8 @@ def run(options: argparse.Namespace) -> list[float]:
             print("\n".join([f"After evening {number} ({took:.0f} s):", *lines]))
             print(f"PSS total: {total:.1f} MB", flush=True)
             totals.append(total)
+            if options.report:
+                print(ask_reports(processes, reports), flush=True)
     finally:
         browser.close()
         for proc in reversed(started):
@@ -412,6 +496,12 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m tools.evening", description=__doc__)
     parser.add_argument("--games", type=int, default=10, help="games against bots each evening")
     parser.add_argument("--evenings", type=int, default=1, help="evenings, one after another")
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=1,
+        help="members playing at once, each their share of the games one after another",
+    )
     parser.add_argument("--hints", type=int, default=2, help="hints asked for in each game")
     parser.add_argument(
         "--engine",
@@ -427,14 +517,22 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--settle", type=float, default=5.0, help="seconds waited before measuring")
     parser.add_argument("--seed", type=int, default=1, help="seed of the member's moves")
     parser.add_argument(
+        "--report",
+        action="store_true",
+        help="after each measurement, print what each process holds (infra/memory.py; "
+        "with PYTHONTRACEMALLOC=N set, tracemalloc's lines too): for finding where it went, "
+        "the reports' own work moves the next figures",
+    )
+    parser.add_argument(
         "--var-dir",
         type=Path,
         default=VAR,
         help="the site's files (SQLite, broker, logs; emptied first), default var/evening",
     )
     options = parser.parse_args(argv)
-    if options.games < 1 or options.evenings < 1 or options.hints < 0:
-        parser.error("--games and --evenings must be at least 1, --hints at least 0")
+    if min(options.games, options.evenings, options.tables) < 1 or options.hints < 0:
+        parser.error("--games, --evenings and --tables must be at least 1, --hints at least 0")
+    options.tables = min(options.tables, options.games)
     options.engines = options.engines or list(ENGINES)
     options.var_dir = options.var_dir.resolve()
     return options

@@ -54,3 +54,32 @@ def test_an_evening_prints_each_process_and_its_children_and_the_total(tmp_path:
     listed = sum(float(row[3]) for row in rows if row)
     assert float(total[0].split()[2]) == pytest.approx(listed, abs=0.1 * len(rows))
     assert "game 1 (akropolis)" in run.stdout
+
+
+def test_reports_are_asked_only_of_processes_that_answer_them(tmp_path: Path) -> None:
+    """`--report` signals each process that has the report's handler (infra/memory.py) and
+    leaves the others alone: SIGUSR2 ends a process that has none."""
+    from tools import evening
+
+    path = tmp_path / "report.txt"
+    script = (
+        "import time; from infra import memory; memory.report_on_signal(); "
+        "print('ready', flush=True); time.sleep(60)"
+    )
+    env = {**os.environ, "MEMORY_REPORT": str(path)}
+    reporter = subprocess.Popen(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+    )
+    other = subprocess.Popen(["sleep", "60"])
+    try:
+        assert reporter.stdout is not None and reporter.stdout.readline() == "ready\n"
+        processes = [evening.Process("reporter", reporter.pid), evening.Process("other", other.pid)]
+        text = evening.ask_reports(processes, path)
+        assert f"== pid {reporter.pid} " in text
+        assert f"== pid {other.pid} " not in text
+        assert other.poll() is None and reporter.poll() is None
+    finally:
+        reporter.kill()
+        other.kill()
+        reporter.wait()
+        other.wait()

@@ -1,0 +1,169 @@
+"""What a server process does with memory it no longer uses, and the report of what it holds
+(infra/memory.py); the workers' hand-back after a task is in test_queues.py."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from infra import memory
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Clock:
+    """A process's CPU seconds and the wall clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.cpu = 0.0
+        self.now = 0.0
+
+    def spell(self, seconds: float, busy: float) -> None:
+        """`seconds` pass, with the process busy for `busy` of them."""
+        self.now += seconds
+        self.cpu += busy
+
+
+class Process:
+    """The process's resident size (KiB), moved by hand, and the sizes at which it handed
+    memory back."""
+
+    def __init__(self) -> None:
+        self.resident = 100 * 1024
+        self.handed_back: list[int] = []
+
+
+@pytest.fixture
+def process(monkeypatch: pytest.MonkeyPatch) -> Process:
+    """A process of 100 MiB that has handed memory back once, at that size."""
+    proc = Process()
+    monkeypatch.setattr(memory, "resident_kib", lambda: proc.resident)
+    monkeypatch.setattr(memory, "hand_back", lambda: proc.handed_back.append(proc.resident))
+    monkeypatch.setattr(memory, "_resident_after", proc.resident)
+    return proc
+
+
+def watch_of(clock: Clock) -> memory.QuietHandBack:
+    return memory.QuietHandBack(cpu=lambda: clock.cpu, clock=lambda: clock.now)
+
+
+def test_a_quiet_server_hands_back_what_it_grew(process: Process) -> None:
+    clock = Clock()
+    watch = watch_of(clock)
+    process.resident += 40 * 1024  # an evening's boards, pages and sockets
+    clock.spell(30, busy=0.1)
+    assert watch.step()
+    assert process.handed_back == [140 * 1024]
+
+
+def test_a_busy_server_is_not_paused_for_a_collection(process: Process) -> None:
+    clock = Clock()
+    watch = watch_of(clock)
+    process.resident += 40 * 1024
+    clock.spell(30, busy=6.0)  # a fifth of a core: boards drawn for the sockets
+    assert not watch.step()
+    clock.spell(30, busy=0.3)  # then the quiet after the evening
+    assert watch.step()
+    assert len(process.handed_back) == 1
+
+
+def test_a_quiet_server_that_did_not_grow_does_nothing(process: Process) -> None:
+    clock = Clock()
+    watch = watch_of(clock)
+    process.resident += memory.GROWTH_KIB // 2  # a few pages and sessions
+    clock.spell(30, busy=0.0)
+    assert not watch.step()
+    clock.spell(30, busy=0.0)
+    assert not watch.step()
+    assert process.handed_back == []
+
+
+def test_an_idle_server_returns_the_pages_its_threads_freed(tmp_path: Path) -> None:
+    """The real thing, in a process of its own (the watch lives as long as its process): a
+    thread, as the server answers a request, makes some 60 MB of blocks in its allocator arena
+    and drops them; with nothing else to do, the process gives the pages back."""
+    if not Path("/proc/self/statm").exists() or memory._malloc_trim is None:
+        pytest.skip("needs /proc and glibc")
+    script = textwrap.dedent(
+        """
+        import threading, time
+        from infra import memory
+
+        def request():
+            blocks = [bytearray(1000) for _ in range(60_000)]
+            del blocks[:-1]
+            time.sleep(60)  # the thread, its arena and the newest block stay
+
+        before = memory.resident_kib()
+        threading.Thread(target=request, daemon=True).start()
+        time.sleep(1)
+        grown = memory.resident_kib()
+        memory.hand_back_when_quiet(0.5)
+        for _ in range(100):
+            time.sleep(0.2)
+            if memory.resident_kib() < grown - memory.GROWTH_KIB:
+                break
+        print(before, grown, memory.resident_kib())
+        """
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    before, grown, after = (int(word) for word in run.stdout.split())
+    assert grown - before >= 50 * 1024
+    assert after < grown - 40 * 1024
+
+
+def test_the_report_gives_the_free_pages_the_allocator_keeps() -> None:
+    """Blocks made and dropped (all but the newest, which holds the heap's top) stay with the
+    allocator as free pages: the report counts them."""
+    if memory.allocator_kib() is None:
+        pytest.skip("needs glibc 2.33")
+    memory.hand_back()
+    blocks = [bytearray(1000) for _ in range(60_000)]  # some 60 MB, each block from malloc
+    newest = blocks[-1]
+    del blocks
+    text = memory.report()
+    assert text.startswith(f"== pid {os.getpid()} ")
+    line = next(line for line in text.splitlines() if line.startswith("C allocator: "))
+    assert int(line.split()[-5]) >= 50 * 1024  # "..., N KiB free but kept"
+    assert len(newest) == 1000
+
+
+def test_the_report_names_the_lines_that_allocated_most_when_traced() -> None:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        boards = ["<svg>" + "x" * 2000 + str(n) for n in range(5_000)]  # some 10 MB
+        text = memory.report()
+    finally:
+        tracemalloc.stop()
+    assert "tracemalloc: " in text
+    assert f"{Path(__file__).name}:" in text
+    assert len(boards) == 5_000
+
+
+def test_a_report_is_written_on_sigusr2_only_where_asked_for(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    before = signal.getsignal(signal.SIGUSR2)
+    try:
+        monkeypatch.delenv("MEMORY_REPORT", raising=False)
+        assert not memory.report_on_signal()
+        assert signal.getsignal(signal.SIGUSR2) is before
+        path = tmp_path / "report.txt"
+        monkeypatch.setenv("MEMORY_REPORT", str(path))
+        assert memory.report_on_signal()
+        os.kill(os.getpid(), signal.SIGUSR2)
+        os.kill(os.getpid(), signal.SIGUSR2)
+        assert path.read_text().count(f"== pid {os.getpid()} ") == 2
+    finally:
+        signal.signal(signal.SIGUSR2, before)
