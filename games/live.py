@@ -45,7 +45,7 @@ from django.utils import translation
 
 from accounts.sessions import SESSIONS_GROUP
 from games import broadcast, live_reads
-from games.live_patches import Patch, changes_from, patch_base
+from games.live_patches import BoardKey, Patch, changes_from, patch_base
 from games.models import Game, Move
 from infra import timing
 
@@ -104,10 +104,6 @@ class Snapshot:
         for each announcement: a member who joins an open seat becomes that seat)."""
         assert self.game is not None
         return (self.game.pk, self.revision, self.stamp, self.position_of(user_id), language)
-
-
-# A drawn board: game, revision, stamp, viewpoint (a seat, or None for spectators), language.
-BoardKey = tuple[int, int, str, int | None, str]
 
 
 class KeptBoards:
@@ -444,7 +440,8 @@ def read_and_draw_now(
                 logger.exception(
                     "Game %s: the board for seat %s could not be drawn", game_id, key[3]
                 )
-        return snapshot, drawn, read_at, changes_from(bases or {}, snapshot, wanted, drawn)
+        keys = {snapshot.key_for(user_id, language) for user_id, language in wanted}
+        return snapshot, drawn, read_at, changes_from(bases or {}, keys, drawn)
     finally:
         close_old_connections()
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from games import board_patches
 
-if TYPE_CHECKING:
-    from games.live import BoardKey, Snapshot
-
 logger = logging.getLogger(__name__)
+
+# A drawn board (games/live.py): game, revision, stamp, viewpoint (a seat, or None for
+# spectators), language.
+BoardKey = tuple[int, int, str, int | None, str]
 
 
 @dataclass(frozen=True)
@@ -40,17 +40,15 @@ def patch_base(sent: BoardKey | None, key: BoardKey) -> BoardKey | None:
 
 
 def changes_from(
-    bases: Mapping[BoardKey, str],
-    snapshot: Snapshot,
-    wanted: set[tuple[int, str]],
-    drawn: Mapping[BoardKey, str],
+    bases: Mapping[BoardKey, str], keys: set[BoardKey], drawn: Mapping[BoardKey, str]
 ) -> dict[tuple[BoardKey, BoardKey], str]:
-    """The incremental update from each board of `bases` to the new board of the same
-    viewpoint and language (`patch_base`), where `board_patches` finds one worth sending."""
+    """The incremental update from each board of `bases` to the new board of each of `keys`
+    (the views the sockets want) of the same viewpoint and language (`patch_base`), where
+    `board_patches` finds one worth sending."""
     patches: dict[tuple[BoardKey, BoardKey], str | None] = {}
-    if not bases or snapshot.game is None:
+    if not bases:
         return {}
-    for key in {snapshot.key_for(user_id, language) for user_id, language in wanted}:
+    for key in keys:
         new = drawn.get(key)
         if new is None:
             continue

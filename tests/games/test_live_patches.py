@@ -95,8 +95,8 @@ async def test_changes_are_made_between_boards_of_the_same_seat_only(changes, mo
         bases_seen: list[Any] = []
         original = live.changes_from
 
-        def spy(bases: Any, snapshot: Any, wanted: Any, new: Any) -> Any:
-            found = original(bases, snapshot, wanted, new)
+        def spy(bases: Any, keys: Any, new: Any) -> Any:
+            found = original(bases, keys, new)
             bases_seen.extend(found)
             return found
 
