@@ -382,7 +382,7 @@ BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", 1.0)  # seconds between a move and 
 # (games/consumers.py); `manage.py bench_live` and the load test turn it on to print where the
 # time goes...
 LIVE_TRACE = env_bool("LIVE_TRACE", False)
-# The text of the boards a server process keeps drawn for the sockets (games/live.py), at most.
+# The memory the boards a server process keeps drawn for the sockets take (games/live.py), at most.
 LIVE_BOARDS_KEPT_BYTES = env_int("LIVE_BOARDS_KEPT_BYTES", 8 * 2**20)
 # A server process that used little CPU over this many seconds, and has grown since it last
 # did, hands its free memory back to the system (infra/memory.py; 0: never).

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import sys
 import threading
 import time
 import weakref
@@ -53,7 +54,7 @@ logger = logging.getLogger(__name__)
 
 # Boards kept for a second announcement of the same board (results stored, a seat handed to a
 # bot) and for sockets that join meanwhile; older entries go first, once there are more than
-# this many or they hold more than `settings.LIVE_BOARDS_KEPT_BYTES` of text in all.
+# this many or they hold more than `settings.LIVE_BOARDS_KEPT_BYTES` of memory in all.
 KEEP_BOARDS = 512
 # Group memberships are renewed this often: a layer forgets them after a day (channels-redis's
 # group expiry), and a Redis restarted empty forgets them at once.
@@ -106,11 +107,18 @@ class Snapshot:
         return (self.game.pk, self.revision, self.stamp, self.position_of(user_id), language)
 
 
+def held_bytes(html: str) -> int:
+    """The memory a board's text takes: Python keeps a string at one, two or four bytes a
+    character, by its widest character."""
+    return sys.getsizeof(html)
+
+
 class KeptBoards:
     """The boards a hub keeps drawn: the oldest are forgotten first, once there are more than
-    `count` or they hold more than `size` characters in all (a board's text is mostly ASCII:
-    about a byte each). The size is counted as boards come and go rather than summed again
-    over the hundreds kept for every announcement."""
+    `count` or they hold more than `size` bytes of memory in all (`held_bytes`: a board with a
+    Hungarian ő or a dash in it is held at two bytes a character, a board of ASCII at one).
+    The size is counted as boards come and go rather than summed again over the hundreds kept
+    for every announcement."""
 
     def __init__(self, count: int, size: int) -> None:
         self.count, self.size = count, size
@@ -126,11 +134,11 @@ class KeptBoards:
     def add(self, drawn: Mapping[BoardKey, str]) -> None:
         for key, html in drawn.items():
             before = self.boards.pop(key, None)
-            self.held += len(html) - (0 if before is None else len(before))
+            self.held += held_bytes(html) - (0 if before is None else held_bytes(before))
             self.boards[key] = html
         while self.boards and (len(self.boards) > self.count or self.held > self.size):
             _, html = self.boards.popitem(last=False)
-            self.held -= len(html)
+            self.held -= held_bytes(html)
 
     def clear(self) -> None:
         self.boards.clear()
