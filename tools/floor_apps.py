@@ -22,7 +22,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 QUEUE = "floor"
 EMPTY_TASK = "floor.empty"
 
-celery_app = Celery("floor")
+# Not the current app: importing this module (the benchmark's tests do, when they are collected)
+# must not make the site's tasks, which the services send by name through `current_app`,
+# go to this app and its broker.
+celery_app = Celery("floor", set_as_current=False)
 celery_app.config_from_object("django.conf:settings", namespace="CELERY")
 
 
