@@ -1,5 +1,6 @@
-"""The boards a server process keeps drawn for its sockets stay within their bounds: a count
-and a size of memory in all (games/live.py, `KeptBoards`), the oldest going first."""
+"""The boards a server process keeps drawn for its sockets stay within their bounds: the newest
+of each view, and a count and a size of memory in all (games/live.py, `KeptBoards`), the
+oldest going first."""
 
 from __future__ import annotations
 
@@ -65,3 +66,44 @@ def test_a_board_drawn_again_counts_once_in_the_size() -> None:
     assert key(2) in kept and kept.get(key(0)) == "y" * 500
     kept.clear()
     assert kept.held == 0 and key(2) not in kept
+
+
+def view_key(game: int, revision: int, seat: int | None = None, language: str = "en") -> BoardKey:
+    return (game, revision, "", seat, language)
+
+
+def test_a_views_newer_revision_takes_the_place_of_the_older() -> None:
+    """Only a view's newest board is the base of the next move's changes: an older one is not
+    kept beside it, while other seats' and languages' views of the same game stay."""
+    kept = KeptBoards(100, 100_000)
+    kept.add({view_key(1, 0): "a", view_key(1, 0, seat=0): "b", view_key(1, 0, language="hu"): "c"})
+    kept.add({view_key(1, 1): "d"})
+    assert list(kept.boards) == [
+        view_key(1, 0, seat=0),
+        view_key(1, 0, language="hu"),
+        view_key(1, 1),
+    ]
+    assert kept.held == sum(held_bytes(html) for html in kept.boards.values())
+
+
+def test_an_older_revision_drawn_late_does_not_push_out_the_newer() -> None:
+    kept = KeptBoards(100, 100_000)
+    kept.add({view_key(1, 5): "new"})
+    kept.add({view_key(1, 4): "old"})
+    assert list(kept.boards) == [view_key(1, 5)] and kept.get(view_key(1, 5)) == "new"
+
+
+def test_a_quiet_games_board_outlives_many_moves_of_other_games() -> None:
+    """200 games of two views each fit in 512 boards: a game whose players think while the
+    199 others move three times each (1,194 boards drawn) still has its board to send changes
+    from. Kept by age alone, those boards would have pushed it out after 256 moves."""
+    kept = KeptBoards(512, 10_000_000)
+    kept.add({view_key(0, 1): "x", view_key(0, 1, seat=0): "x"})
+    for revision in range(2, 5):
+        for game in range(1, 200):
+            kept.add({view_key(game, revision): "y", view_key(game, revision, seat=0): "y"})
+    assert view_key(0, 1) in kept and view_key(0, 1, seat=0) in kept
+    assert len(kept.boards) == 400
+    kept.clear()
+    kept.add({view_key(0, 0): "z"})  # the newest revisions were forgotten with the boards
+    assert view_key(0, 0) in kept
