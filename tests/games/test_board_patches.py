@@ -1,7 +1,7 @@
 """Incremental board updates (games/board_patches.py): for every game, the changes sent for a
 move, applied to the board a page had, give the document of the new board drawn whole; they
-hold nothing that the new board of the same viewpoint does not show; and an ordinary move
-sends far less than the board.
+hold nothing that the new board of the same viewpoint does not show, and no part or attributes
+the page has already; and an ordinary move sends far less than the board.
 
 The changes are applied here by a small document model of our own (Python's html.parser), as
 a browser's htmx would: each part replaces the element of its id, and each template naming a
@@ -135,10 +135,27 @@ def check_every_move(game: Game, moves: int) -> list[tuple[int, int]]:
                     message = board_patches.board_patch(old, board, base=(int(version), stamp))
                     if message is not None:
                         assert apply(old, message) == whole(board)
-                        # Nothing in it that this viewpoint's new board does not show.
+                        # Nothing in it that this viewpoint's new board does not show, and
+                        # no part the page has already: each part sent has changed.
+                        old_document = read(old)
                         for part in read(message)[1:]:
                             if part.tag != "template":
                                 assert part.dump() in whole(board)
+                                was = by_id(old_document, str(part.attributes.get("id")))
+                                assert [p.children[i].dump() for p, i in was] != [part.dump()]
+                            else:
+                                was = by_id(old_document, str(part.attributes["data-patch-of"]))
+                                assert len(was) == 1
+                                element = was[0][0].children[was[0][1]]
+                                assert isinstance(element, Element)
+                                sent = {
+                                    k: v
+                                    for k, v in part.attributes.items()
+                                    if k not in PATCH_ATTRIBUTES | {"id"}
+                                }
+                                assert sent != {
+                                    k: v for k, v in element.attributes.items() if k != "id"
+                                }
                         sizes.append((len(message), len(board)))
                 before[(seat, language)] = (
                     board,
