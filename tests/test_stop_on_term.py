@@ -1,0 +1,69 @@
+"""A test run stopped with SIGTERM stops what its fixtures started (tests/stop_on_term.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROCESS_TEST = """
+import subprocess, sys, time
+import pytest
+
+@pytest.fixture
+def helper(tmp_path_factory):
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    open({pid_file!r}, "w").write(str(proc.pid))
+    yield proc
+    proc.terminate()
+    proc.wait()
+
+def test_waits(helper):
+    time.sleep(300)
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (ended, not yet collected by its parent) counts as ended.
+    status = Path(f"/proc/{pid}/stat").read_text().split(") ")[-1].split()[0]
+    return status != "Z"
+
+
+@pytest.mark.parametrize("plugin", [True, False])
+def test_sigterm_runs_the_fixtures_teardown(tmp_path: Path, plugin: bool) -> None:
+    pid_file = tmp_path / "helper.pid"
+    (tmp_path / "test_inner.py").write_text(PROCESS_TEST.format(pid_file=str(pid_file)))
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)]
+    if plugin:
+        command[3:3] = ["-p", "tests.stop_on_term"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE)
+    try:
+        for _ in range(600):
+            if pid_file.exists() and pid_file.read_text():
+                break
+            time.sleep(0.05)
+        helper = int(pid_file.read_text())
+        run.send_signal(signal.SIGTERM)
+        run.wait(timeout=60)
+        for _ in range(100):
+            if not alive(helper):
+                break
+            time.sleep(0.05)
+        assert alive(helper) is not plugin
+    finally:
+        run.kill()
+        run.wait()
+        if pid_file.exists() and alive(int(pid_file.read_text())):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
