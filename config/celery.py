@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 from celery import Celery, bootsteps
-from celery.signals import task_postrun, worker_init, worker_ready
+from celery.signals import task_postrun, task_prerun, worker_init, worker_ready
 from celery.worker import WorkController
 from kombu.transport import TRANSPORT_ALIASES
 
@@ -26,23 +26,28 @@ app.autodiscover_tasks()
 
 
 class RetireAbove(bootsteps.Step):
-    """`celery worker --pool solo --retire-above KIB`: a worker left holding more than that
-    after a task shuts down warm (infra/memory.py), for its supervisor to start a fresh one
-    (infra/workers.py, the play processes). Celery's `--max-memory-per-child` does this for a
-    prefork pool's processes only."""
+    """`celery worker --pool solo --retire-above KIB --renew-idle SECONDS`: a worker left
+    holding more than KIB after a task, or grown and then idle for SECONDS, shuts down warm
+    (infra/memory.py), for its supervisor to start a fresh one (infra/workers.py, the play
+    processes). Celery's `--max-memory-per-child` does the first for a prefork pool's
+    processes only."""
 
-    def __init__(self, parent: WorkController, retire_above: int = 0, **kwargs: Any) -> None:
-        if not retire_above:
+    def __init__(
+        self, parent: WorkController, retire_above: int = 0, renew_idle: float = 0, **kwargs: Any
+    ) -> None:
+        if not retire_above and not renew_idle:
             return
         from celery.concurrency.solo import TaskPool as SoloPool
 
         if not issubclass(parent.pool_cls, SoloPool):
             raise click.UsageError(
-                "--retire-above is for the solo pool: prefork has --max-memory-per-child"
+                "--retire-above and --renew-idle are for the solo pool: prefork has "
+                "--max-memory-per-child"
             )
         from infra import memory
 
         memory.retire_above(retire_above)
+        memory.renew_when_idle(renew_idle)
 
 
 app.user_options["worker"].add(
@@ -51,6 +56,14 @@ app.user_options["worker"].add(
         type=int,
         default=0,
         help="KiB resident after a task above which a solo worker shuts down warm (0: never).",
+    )
+)
+app.user_options["worker"].add(
+    click.Option(
+        ["--renew-idle"],
+        type=float,
+        default=0,
+        help="Idle seconds after which a solo worker that grew shuts down warm (0: never).",
     )
 )
 app.steps["worker"].add(RetireAbove)
@@ -81,6 +94,23 @@ def _resend_overdue_work(**kwargs: object) -> None:
         logger.exception("Could not ask for the overdue bot turns")
 
 
+@worker_ready.connect
+def _renew_when_idle(**kwargs: object) -> None:
+    """A play process started with `--renew-idle` watches for an idle spell from now on, its
+    size now being a fresh process's (infra/memory.py, `IdleRenewal`)."""
+    from infra import memory
+
+    memory.start_renewal()
+
+
+@task_prerun.connect
+def _count_task(**kwargs: object) -> None:
+    """A task running is not an idle spell (infra/memory.py, `IdleRenewal`)."""
+    from infra import memory
+
+    memory.task_started()
+
+
 @task_postrun.connect
 def _hand_back_memory(**kwargs: object) -> None:
     """A search's memory goes back to the system once its task is done, and a play process
@@ -89,3 +119,4 @@ def _hand_back_memory(**kwargs: object) -> None:
 
     memory.hand_back_if_grown()
     memory.retire_if_over()
+    memory.task_finished()

@@ -352,6 +352,13 @@ HEAVY_NICE = env_int("HEAVY_NICE", 10)
 # a club evening"). A fresh play process or pool process is about 105 MB resident.
 PLAY_MAX_MEMORY_PER_CHILD = env_int("PLAY_MAX_MEMORY_PER_CHILD", 120_000)
 HEAVY_MAX_MEMORY_PER_CHILD = env_int("HEAVY_MAX_MEMORY_PER_CHILD", 120_000)
+# A play process that has run no task for this many seconds, and then still holds 16 MB more
+# of its own than when it started (what its searches left in Python's arenas, and the shared
+# pages it wrote to, which no hand-back returns), is replaced by a fresh one (0: never). Idle,
+# no bot's turn is under way in it (infra/memory.py, `IdleRenewal`): keep it well above
+# BOT_MOVE_DELAY, the gap between a bot's steps, and below beat's 30 s, the longest a process
+# waits for a task of beat's.
+PLAY_IDLE_SECONDS = env_int("PLAY_IDLE_SECONDS", 15)
 # The heavy worker's pool process is replaced after this many tasks (0: never). A review or a
 # hint runs for seconds to minutes and a replacement is a fork of the worker, so by default
 # each search starts in a fresh process and leaves nothing behind. (The play worker keeps its

@@ -52,3 +52,4 @@ REVIEW_SLICE_SECONDS = env_float("REVIEW_SLICE_SECONDS", 600)
 # No collection on a timer in the test processes (infra/memory.py): their tests of memory call
 # it themselves.
 SERVER_QUIET_SECONDS = env_int("SERVER_QUIET_SECONDS", 0)
+PLAY_IDLE_SECONDS = env_int("PLAY_IDLE_SECONDS", 0)

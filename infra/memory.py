@@ -16,7 +16,11 @@ collection in a pool process then leaves them, and the pages they share with the
 beyond this: a process still holding more is replaced. The heavy worker's prefork pool does
 that itself (Celery's `--max-memory-per-child`); a play process, a solo worker with no pool
 process to replace, shuts down warm instead (`retire_if_over`) and its supervisor starts a
-fresh one.
+fresh one. Nor does a hand-back return what a search leaves in Python's small-object arenas
+(an arena goes back only once every object in it is gone) or the supervisor's pages a play
+process wrote to: once a play process has run no task for `PLAY_IDLE_SECONDS` and still holds
+`GROWTH_KIB` more of its own than it started with, it shuts down warm for a fresh fork too
+(`IdleRenewal`).
 
 The ASGI server has no tasks to end: it serves pages and sockets all evening, its requests run
 in threads, each of which can leave freed pages in an allocator arena of its own. It hands back
@@ -120,6 +124,22 @@ def resident_kib() -> int:
     return pages * os.sysconf("SC_PAGE_SIZE") // 1024
 
 
+def private_kib() -> int:
+    """The memory this process holds alone (KiB): its resident pages less those it still shares
+    with its parent and siblings (a forked worker's copies of the imports it wrote to count
+    here, not in `resident_kib`'s growth). Without /proc/self/smaps_rollup, `resident_kib`.
+    Reading it costs a few milliseconds, so it is read when idle, not after each task."""
+    held = 0
+    try:
+        with open("/proc/self/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                    held += int(line.split()[1])
+    except OSError:
+        return resident_kib()
+    return held
+
+
 def retire_if_over() -> None:
     """After a task (and `hand_back`): a worker holding more than its limit asks itself for a
     warm shutdown, as SIGTERM would. It takes no new task, gives the tasks it keeps for
@@ -134,10 +154,108 @@ def retire_if_over() -> None:
         held,
         Retirement.above,
     )
+    _stop_warm()
+
+
+def _stop_warm() -> None:
     from celery.platforms import EX_OK
     from celery.worker import state
 
     state.should_stop = EX_OK
+
+
+# --- a play process: a fresh one after an idle spell --------------------------------------------
+
+
+class IdleRenewal:
+    """Once a solo worker has run no task for `period` seconds after running some, `step`
+    hands back what it grew, and if the process still holds `GROWTH_KIB` more memory of its
+    own (`private_kib`) than when it started, asks for a warm shutdown: its supervisor forks a
+    fresh one (infra/workers.py). What a hand-back cannot return stays with a process until it
+    ends: Python's small-object arenas, each kept whole while one object in it lives, and the
+    pages of the imports it shares with its supervisor, copied once written to. Idle, no
+    task is cut short and no bot's plan for the rest of its turn is lost (its next step comes
+    a second after the last one, never `period` later). `started` and `ended` are called
+    around each task (config/celery.py)."""
+
+    def __init__(self, period: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.period, self.clock = period, clock
+        self.fresh = private_kib()
+        self.running = 0
+        self.ended: float | None = None  # when the last task ended; None: none since a step
+        self.retiring = False
+
+    def started(self) -> None:
+        self.running += 1
+
+    def finished(self) -> None:
+        self.running = max(0, self.running - 1)
+        self.ended = self.clock()
+
+    def step(self) -> bool:
+        """True when this call asked the worker to stop for a fresh one."""
+        ended = self.ended
+        if self.retiring or self.running or ended is None or self.clock() - ended < self.period:
+            return False
+        self.ended = None
+        hand_back()
+        held = private_kib()
+        if held - self.fresh < GROWTH_KIB:
+            return False
+        logger.warning(
+            "This worker, idle, holds %d KiB of its own against %d when it started: it stops "
+            "for a fresh one.",
+            held,
+            self.fresh,
+        )
+        self.retiring = True
+        _stop_warm()
+        return True
+
+
+class Renewal:
+    """This process's `IdleRenewal` (None: not renewed when idle), and the idle seconds asked
+    for it (`renew_when_idle`)."""
+
+    idle_seconds = 0.0
+    watch: IdleRenewal | None = None
+
+
+def renew_when_idle(period: float) -> None:
+    """From the worker's start, `start_renewal` renews this worker after `period` idle
+    seconds (0: never)."""
+    Renewal.idle_seconds = period
+
+
+def start_renewal() -> threading.Thread | None:
+    """Start the thread that runs `IdleRenewal` (once a worker is ready, so its baseline is a
+    fresh process's and beat, if forked from it, is already started)."""
+    period = Renewal.idle_seconds
+    if period <= 0 or Renewal.watch is not None:
+        return None
+    watch = Renewal.watch = IdleRenewal(period)
+
+    def run() -> None:
+        while not watch.retiring:
+            time.sleep(min(period, 5.0))
+            try:
+                watch.step()
+            except Exception:
+                logger.exception("Renewing an idle worker failed")
+
+    thread = threading.Thread(target=run, name="idle-renewal", daemon=True)
+    thread.start()
+    return thread
+
+
+def task_started() -> None:
+    if Renewal.watch is not None:
+        Renewal.watch.started()
+
+
+def task_finished() -> None:
+    if Renewal.watch is not None:
+        Renewal.watch.finished()
 
 
 # --- the server: a hand-back after a quiet spell ------------------------------------------------

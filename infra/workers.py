@@ -15,7 +15,9 @@ exits (at once, or 5 s after its start if it ran less than that), passes SIGTERM
 to them as a warm shutdown (a second one as a cold shutdown) and exits once they have all
 ended. A process that holds more than `PLAY_MAX_MEMORY_PER_CHILD` KiB resident after a task
 shuts down warm, handing its held bot turns back to the broker, and is started afresh
-(config/celery.py, `--retire-above`). On Linux the processes die with the supervisor, so a
+(config/celery.py, `--retire-above`), and so is one that has run no task for
+`PLAY_IDLE_SECONDS` and still holds 16 MB more of its own than when it started (`--renew-idle`,
+infra/memory.py's `IdleRenewal`). On Linux the processes die with the supervisor, so a
 supervisor killed outright leaves no worker behind.
 
 `heavy` takes the searches members ask for (reviews, hints): one prefork worker with
@@ -92,6 +94,8 @@ def argv(kind: str, *extra: str, number: int = 1) -> list[str]:
         command += ["--pool", "solo"]
         if limit > 0:
             command += ["--retire-above", str(limit)]
+        if play_idle_seconds() > 0:
+            command += ["--renew-idle", str(play_idle_seconds())]
         return [*command, *extra]
     command += ["--concurrency", str(heavy_concurrency())]
     if limit > 0:
@@ -106,6 +110,13 @@ def play_processes() -> int:
 
     _settings_ready()
     return int(settings.PLAY_PROCESSES)
+
+
+def play_idle_seconds() -> int:
+    from django.conf import settings
+
+    _settings_ready()
+    return int(settings.PLAY_IDLE_SECONDS)
 
 
 def heavy_max_tasks_per_child() -> int:

@@ -183,6 +183,41 @@ def test_worker_processes_are_replaced_past_their_memory_limit(settings: Setting
     assert play[play.index("--retire-above") + 1] == "130000"
 
 
+def test_a_play_process_is_renewed_after_an_idle_spell_only_where_asked(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from celery.concurrency.solo import TaskPool as SoloPool
+
+    from config.celery import RetireAbove
+    from infra import memory
+
+    settings.PLAY_IDLE_SECONDS = 0
+    assert "--renew-idle" not in workers.argv("play")
+    settings.PLAY_IDLE_SECONDS = 45
+    play = workers.argv("play", number=2)
+    assert play[play.index("--renew-idle") + 1] == "45"
+    assert "--renew-idle" not in workers.argv("heavy")
+    monkeypatch.setattr(memory.Renewal, "idle_seconds", 0.0)
+    RetireAbove(SimpleNamespace(pool_cls=SoloPool), renew_idle=45.0)
+    assert memory.Renewal.idle_seconds == 45.0
+
+
+def test_a_task_running_or_just_ended_is_no_idle_spell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's tasks tell the idle renewal when they start and end (config/celery.py)."""
+    from infra import memory
+
+    watch = memory.IdleRenewal(30)
+    monkeypatch.setattr(memory.Renewal, "watch", watch)
+    seen: list[int] = []
+    monkeypatch.setattr(
+        memory, "task_started", lambda: (watch.started(), seen.append(watch.running))
+    )
+    app.tasks["accounts.tasks.ping"].apply()
+    assert seen == [1]
+    assert watch.running == 0 and watch.ended is not None
+    assert not watch.step()  # it ended a moment ago
+
+
 def test_each_search_of_the_heavy_worker_starts_in_a_fresh_process(settings: Settings) -> None:
     settings.HEAVY_MAX_TASKS_PER_CHILD = 1
     heavy = workers.argv("heavy")
