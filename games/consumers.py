@@ -177,9 +177,10 @@ class PageRenewals:
     """The open pages of one event loop's game sockets, renewed together every
     `PAGE_RENEW_SECONDS`: one UPDATE for all of them, and each session looked up once however
     many sockets it opened (one call to the database thread for all). Renewed one socket at a
-    time, a page cost three statements a minute: with a hundred sockets, about 0.3 ms of a
-    server's CPU for every move. A socket whose session no longer signs its member in (ended
-    while its message was lost, Redis away) closes here."""
+    time, a page cost three statements and about 4 ms of the server's CPU a minute: 0.4 to
+    1.0 ms a move in `bench_live`'s 200 sockets (docs/benchmarks.md, "Fifth round"). A socket
+    whose session no longer signs its member in (ended while its message was lost, Redis
+    away) closes here."""
 
     def __init__(self) -> None:
         self.sockets: set[GameConsumer] = set()
