@@ -228,12 +228,18 @@ class Hub:
                 asyncio.create_task(self._end_sessions(event))
 
     async def _hand_back_when_quiet(self) -> None:
-        while True:
-            await asyncio.sleep(KEEP_CONNECTION_SECONDS)
-            if self.last_read and time.monotonic() - self.last_read >= KEEP_CONNECTION_SECONDS:
-                self.last_read = 0.0  # nothing kept until the next read
-                with contextlib.suppress(Exception):
-                    await hand_back_connection()
+        try:
+            while True:
+                await asyncio.sleep(KEEP_CONNECTION_SECONDS)
+                if self.last_read and time.monotonic() - self.last_read >= KEEP_CONNECTION_SECONDS:
+                    self.last_read = 0.0  # nothing kept until the next read
+                    with contextlib.suppress(Exception):
+                        await hand_back_connection()
+        finally:
+            # The hub stopped, or its event loop ended with sockets still open (a test's): the
+            # thread's connection goes back all the same, or it would hold the database open.
+            with contextlib.suppress(RuntimeError):  # the interpreter is shutting down
+                _hub_thread.submit(close_old_connections)
 
     async def _renew_groups(self) -> None:
         while True:
