@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import random
 import uuid
+import weakref
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -68,7 +69,8 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
         self.review = query.get("page") == ["review"]
         # A member with a page of the game open is not sent "your turn" (games/services/notices).
         await self.page_opened(user.pk)
-        self.renewing = asyncio.create_task(self.renew_page())
+        self.page_open = True
+        page_renewals().add(self)
         # The process's hub hears the game's announcements for all its sockets (games/live).
         # Joined before the socket is accepted, so no move made after that can be missed; a
         # board that comes before the acceptance is dropped (the page fetches one on opening).
@@ -81,24 +83,9 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "hub"):
             await self.hub.leave(self)
-        if getattr(self, "renewing", None) is not None:
-            self.renewing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.renewing
+        if getattr(self, "page_open", False):
+            page_renewals().discard(self)
             await self.page_closed()
-
-    async def renew_page(self) -> None:
-        # The first renewal comes after a random part of the period: sockets opened together
-        # (many pages at once, or all of a stopped server's sockets coming back) would
-        # otherwise renew together every minute, and boards would wait behind their queries.
-        await asyncio.sleep(PAGE_RENEW_SECONDS * random.uniform(0.5, 1.0))
-        while True:
-            with contextlib.suppress(Exception):  # a database hiccup: try again next time
-                # A session that ended while its message was lost (Redis away) ends here.
-                if not await self.page_renewed():
-                    await self.close()
-                    return
-            await asyncio.sleep(PAGE_RENEW_SECONDS)
 
     @database_sync_to_async
     def page_opened(self, user_id: int) -> None:
@@ -106,13 +93,6 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
             channel=self.page_key,
             defaults={"game_id": self.game_id, "user_id": user_id, "seen_at": timezone.now()},
         )
-
-    @database_sync_to_async
-    def page_renewed(self) -> bool:
-        """The page is still open; True while its session still signs the member in (one
-        call to the database thread for both)."""
-        OpenPage.objects.filter(channel=self.page_key).update(seen_at=timezone.now())
-        return self.session_user_id is not None and signs_in(self.session_key, self.session_user_id)
 
     @database_sync_to_async
     def page_closed(self) -> None:
@@ -186,6 +166,84 @@ class GameConsumer(SessionBound, AsyncWebsocketConsumer):
             return str(user.language)
         cookie = self.scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
         return cookie if cookie in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+# Pages renewed by one statement: at most this many in each (SQLite's bound on a statement's
+# parameters is 999 in older versions).
+RENEW_AT_ONCE = 500
+
+
+class PageRenewals:
+    """The open pages of one event loop's game sockets, renewed together every
+    `PAGE_RENEW_SECONDS`: one UPDATE for all of them, and each session looked up once however
+    many sockets it opened (one call to the database thread for all). Renewed one socket at a
+    time, a page cost three statements and about 4 ms of the server's CPU a minute: 0.4 to
+    1.0 ms a move in `bench_live`'s 200 sockets (docs/benchmarks.md, "Fifth round"). A socket
+    whose session no longer signs its member in (ended while its message was lost, Redis
+    away) closes here."""
+
+    def __init__(self) -> None:
+        self.sockets: set[GameConsumer] = set()
+        self.task: asyncio.Task[None] | None = None
+
+    def add(self, socket: GameConsumer) -> None:
+        self.sockets.add(socket)
+        if self.task is None:
+            self.task = asyncio.create_task(self._renew())
+
+    def discard(self, socket: GameConsumer) -> None:
+        self.sockets.discard(socket)
+        if not self.sockets and self.task is not None:
+            self.task.cancel()
+            self.task = None
+            _renewals.pop(asyncio.get_running_loop(), None)
+
+    async def _renew(self) -> None:
+        # The first renewal comes after a random part of the period: the processes of a server
+        # started together would otherwise renew together every minute.
+        await asyncio.sleep(PAGE_RENEW_SECONDS * random.uniform(0.5, 1.0))
+        while True:
+            sockets = list(self.sockets)
+            with contextlib.suppress(Exception):  # a database hiccup: try again next time
+                ended = await database_sync_to_async(renew_pages)(sockets)
+                await asyncio.gather(*(socket.close() for socket in ended), return_exceptions=True)
+            await asyncio.sleep(PAGE_RENEW_SECONDS)
+
+
+def renew_pages(sockets: list[GameConsumer]) -> list[GameConsumer]:
+    """Marks the sockets' pages as still open; returns the sockets whose session no longer
+    signs their member in, as a page's request would find it."""
+    now = timezone.now()
+    keys = [socket.page_key for socket in sockets]
+    for start in range(0, len(keys), RENEW_AT_ONCE):
+        OpenPage.objects.filter(channel__in=keys[start : start + RENEW_AT_ONCE]).update(seen_at=now)
+    signed_in: dict[tuple[str | None, int], bool] = {}
+    ended = []
+    for socket in sockets:
+        user_id = socket.session_user_id
+        if user_id is None:
+            ended.append(socket)
+            continue
+        who = (socket.session_key, user_id)
+        if who not in signed_in:
+            signed_in[who] = signs_in(*who)
+        if not signed_in[who]:
+            ended.append(socket)
+    return ended
+
+
+_renewals: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, PageRenewals] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def page_renewals() -> PageRenewals:
+    """The page renewals of the running event loop (made on first use)."""
+    loop = asyncio.get_running_loop()
+    found = _renewals.get(loop)
+    if found is None:
+        found = _renewals[loop] = PageRenewals()
+    return found
 
 
 class LobbyConsumer(SessionBound, AsyncWebsocketConsumer):

@@ -41,7 +41,7 @@ from asgiref.sync import SyncToAsync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import DatabaseError, close_old_connections
 from django.utils import translation
 
 from accounts.sessions import SESSIONS_GROUP
@@ -59,6 +59,11 @@ KEEP_BOARDS = 512
 # Group memberships are renewed this often: a layer forgets them after a day (channels-redis's
 # group expiry), and a Redis restarted empty forgets them at once.
 RENEW_GROUPS_SECONDS = 300.0
+# The hub's thread keeps its database connection from one announcement to the next while they
+# keep coming, and hands it back to the pool once none came for this long (and when the hub
+# stops): taken from the pool for each announcement, a connection cost its check (a round
+# trip) and its set-up again, about a quarter of the read.
+KEEP_CONNECTION_SECONDS = 2.0
 
 
 class Watcher(Protocol):
@@ -165,6 +170,9 @@ class Hub:
         self.boards = KeptBoards(KEEP_BOARDS, settings.LIVE_BOARDS_KEPT_BYTES)
         self.groups_lock = asyncio.Lock()
         self.tasks: list[asyncio.Task[None]] = []
+        # When the hub's thread last read a game (time.monotonic; 0: its connection is back in
+        # the pool), for `_hand_back_when_quiet`.
+        self.last_read = 0.0
 
     # --- sockets come and go ------------------------------------------------------------------
 
@@ -176,6 +184,7 @@ class Hub:
             self.tasks = [
                 asyncio.create_task(self._read()),
                 asyncio.create_task(self._renew_groups()),
+                asyncio.create_task(self._hand_back_when_quiet()),
             ]
             # Members' sessions that end: their game sockets close (accounts/sessions).
             async with self.groups_lock:
@@ -202,6 +211,8 @@ class Hub:
             with contextlib.suppress(Exception):
                 await self.layer.group_discard(SESSIONS_GROUP, self.channel)
             self.stop()
+            with contextlib.suppress(Exception):
+                await hand_back_connection()
 
     def stop(self) -> None:
         for task in self.tasks:
@@ -227,6 +238,20 @@ class Hub:
                 asyncio.create_task(self._deliver(event))
             elif event.get("type") == "session.ended":
                 asyncio.create_task(self._end_sessions(event))
+
+    async def _hand_back_when_quiet(self) -> None:
+        try:
+            while True:
+                await asyncio.sleep(KEEP_CONNECTION_SECONDS)
+                if self.last_read and time.monotonic() - self.last_read >= KEEP_CONNECTION_SECONDS:
+                    self.last_read = 0.0  # nothing kept until the next read
+                    with contextlib.suppress(Exception):
+                        await hand_back_connection()
+        finally:
+            # The hub stopped, or its event loop ended with sockets still open (a test's): the
+            # thread's connection goes back all the same, or it would hold the database open.
+            with contextlib.suppress(RuntimeError):  # the interpreter is shutting down
+                _hub_thread.submit(close_old_connections)
 
     async def _renew_groups(self) -> None:
         while True:
@@ -293,6 +318,7 @@ class Hub:
                 old = self.boards.get(sent)
                 if old is not None:
                     bases[sent] = old
+        self.last_read = time.monotonic()
         snapshot, drawn, read_at, patches = await read_and_draw(game_id, wanted, self.boards, bases)
         if settings.LIVE_TRACE:
             timing.stamp(event, "read", read_at)
@@ -435,13 +461,19 @@ def read_and_draw_now(
     `drawn_before` lacks, when the read ended, and the incremental updates from the boards of
     `bases` (the sockets' last boards) to the new boards of their views, where one is worth
     sending (`changes_from`). A view that fails to draw is left out (its sockets get the next
-    board, or fetch it over HTTP) and the others are still drawn. The thread's connection goes
-    back to the pool at the end, as channels does for its own."""
+    board, or fetch it over HTTP) and the others are still drawn. The thread's connection is
+    kept for the next call (`hand_back_connection` gives it back), unless the call failed."""
     from games.rendering import RECENT_MOVES
 
-    close_old_connections()
+    done = False
     try:
-        snapshot = read_game(game_id)
+        try:
+            snapshot = read_game(game_id)
+        except DatabaseError:
+            # The connection kept since the last call died (PostgreSQL restarted): once more,
+            # on a connection the pool checks first.
+            close_old_connections()
+            snapshot = read_game(game_id)
         read_at = time.time()
         drawn: dict[BoardKey, str] = {}
         game = snapshot.game
@@ -461,16 +493,20 @@ def read_and_draw_now(
                     "Game %s: the board for seat %s could not be drawn", game_id, key[3]
                 )
         keys = {snapshot.key_for(user_id, language) for user_id, language in wanted}
-        return snapshot, drawn, read_at, changes_from(bases or {}, keys, drawn)
+        found = snapshot, drawn, read_at, changes_from(bases or {}, keys, drawn)
+        done = True
+        return found
     finally:
-        close_old_connections()
+        if not done:
+            close_old_connections()
 
 
 # The hub's reads and renders have a thread of their own. Channels runs every other database
 # call of the sockets (opening, the minute's renewal, closing) on one shared thread, and a board
 # waiting behind a hundred sockets' renewals arrived a quarter of a second late.
-read_and_draw = SyncToAsync(
-    read_and_draw_now,
-    thread_sensitive=False,
-    executor=ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub"),
+_hub_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub")
+read_and_draw = SyncToAsync(read_and_draw_now, thread_sensitive=False, executor=_hub_thread)
+# The hub's thread's connection back to the pool (Django's end of a request, as channels does).
+hand_back_connection = SyncToAsync(
+    close_old_connections, thread_sensitive=False, executor=_hub_thread
 )

@@ -65,3 +65,43 @@ async def test_a_receive_cancelled_while_it_waits_leaves_the_layer_working(layer
     await channel_layer.send(channel, {"type": "game.changed", "version": 7})
     received = await asyncio.wait_for(channel_layer.receive(channel), timeout=5)
     assert received["version"] == 7
+
+
+async def test_a_group_message_reaches_each_member_with_its_script_sent_by_digest(layer) -> None:
+    """A group's message: its members read in one pipeline with the drop of expired ones, then
+    one script, sent by its digest (EVALSHA) rather than whole, adds it to each member's queue."""
+    channel_layer, client = layer
+    first, second, outsider = [await channel_layer.new_channel() for _ in range(3)]
+    for channel in (first, second):
+        await channel_layer.group_add("game-1", channel)
+    await channel_layer.group_send("game-1", {"type": "game.changed", "version": 0})
+    client.config_resetstat()
+    for number in range(1, 11):
+        await channel_layer.group_send("game-1", {"type": "game.changed", "version": number})
+    called = commands_called(client)
+    assert called.get("evalsha") == 10
+    assert "eval" not in called
+    assert called.get("zrange") == 10
+    for channel in (first, second):
+        got = [(await channel_layer.receive(channel))["version"] for _ in range(11)]
+        assert got == list(range(11))
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(channel_layer.receive(outsider), timeout=0.5)
+
+
+async def test_a_group_message_skips_a_member_whose_queue_is_full(tmp_path: Path) -> None:
+    own = OwnRedis(tmp_path)
+    own.start()
+    channel_layer = RedisChannelLayer(hosts=[own.url], prefix="layer-test", capacity=3)
+    try:
+        await channel_layer.group_add("game-1", "full-channel")
+        await channel_layer.group_add("game-1", "other-channel")
+        for number in range(5):
+            await channel_layer.group_send("game-1", {"type": "game.changed", "version": number})
+        got = [(await channel_layer.receive("full-channel"))["version"] for _ in range(3)]
+        assert got == [0, 1, 2]
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(channel_layer.receive("full-channel"), timeout=0.5)
+    finally:
+        await channel_layer.close_pools()
+        own.stop()
