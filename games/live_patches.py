@@ -3,12 +3,15 @@ board, and the making of those changes (games/board_patches.py holds the message
 
 A change is made from the board a socket sent last to the new board of the same game,
 viewpoint and language, never another seat's (principle 4), and only where the hub still keeps
-that board; a socket that has sent none (just joined) gets the whole board.
+that board; a socket that has sent none (just joined) gets the whole board. The hub keeps
+those boards in `KeptBoards`: the newest of each view, within a count and a size.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -61,3 +64,53 @@ def changes_from(
                 logger.exception("Game %s: no incremental update was made", key[0])
                 patches[(base, key)] = None
     return {pair: message for pair, message in patches.items() if message is not None}
+
+
+def held_bytes(html: str) -> int:
+    """The memory a board's text takes: Python keeps a string at one, two or four bytes a
+    character, by its widest character."""
+    return sys.getsizeof(html)
+
+
+class KeptBoards:
+    """The boards a hub keeps drawn: the newest of each view (game, viewpoint, language), for
+    only that one is the base of a move's changes (games/live_patches.py), and of those the
+    oldest are forgotten first, once there are more than `count` or they hold more than `size`
+    bytes of memory in all (`held_bytes`: a board with a Hungarian ő or a dash in it is held at
+    two bytes a character, a board of ASCII at one). The size is counted as boards come and go
+    rather than summed again over the hundreds kept for every announcement."""
+
+    def __init__(self, count: int, size: int) -> None:
+        self.count, self.size = count, size
+        self.boards: OrderedDict[BoardKey, str] = OrderedDict()
+        self.newest: dict[tuple[int, int | None, str], BoardKey] = {}
+        self.held = 0
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.boards
+
+    def get(self, key: BoardKey) -> str | None:
+        return self.boards.get(key)
+
+    def add(self, drawn: Mapping[BoardKey, str]) -> None:
+        for key, html in drawn.items():
+            view = (key[0], key[3], key[4])
+            kept = self.newest.get(view)
+            if kept is not None and kept[1] > key[1]:
+                continue  # a later revision of the view is kept already
+            if kept is not None:
+                self._forget(kept)
+            self.boards[key] = html
+            self.newest[view] = key
+            self.held += held_bytes(html)
+        while self.boards and (len(self.boards) > self.count or self.held > self.size):
+            self._forget(next(iter(self.boards)))
+
+    def _forget(self, key: BoardKey) -> None:
+        self.held -= held_bytes(self.boards.pop(key))
+        del self.newest[(key[0], key[3], key[4])]
+
+    def clear(self) -> None:
+        self.boards.clear()
+        self.newest.clear()
+        self.held = 0

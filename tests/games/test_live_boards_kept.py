@@ -1,12 +1,12 @@
 """The boards a server process keeps drawn for its sockets stay within their bounds: the newest
-of each view, and a count and a size of memory in all (games/live.py, `KeptBoards`), the
+of each view, and a count and a size of memory in all (games/live_patches.py, `KeptBoards`), the
 oldest going first."""
 
 from __future__ import annotations
 
 import sys
 
-from games.live import BoardKey, KeptBoards, held_bytes
+from games.live_patches import BoardKey, KeptBoards, held_bytes
 
 # What Python adds to any string's characters (its header): the size of the empty one.
 HEADER = sys.getsizeof("")
