@@ -46,6 +46,13 @@ STONE = 0.5  # on top of the point each stone already scores
 # Each entry keeps a city alive: bounded and released after each search (games/bots/memo.py).
 _cache: memo.BoundedCache[tuple[City, tuple[int, ...], tuple[int, ...]]] = memo.BoundedCache()
 
+# What each placement of a tile's hexes makes of a city (`_Placements.after`), by the city's
+# content, the options and the hexes: one search ranks the same city with the same tile in
+# many positions (an opponent's reply after each of the bot's placements of one tile), and
+# each determinization builds its cities anew, so they are not shared by identity.
+Placed = tuple[tuple[int, ...], tuple[int, ...], int]
+_placed: memo.BoundedCache[tuple[Placed, ...]] = memo.BoundedCache()
+
 
 def evaluate(state: State, seat: int) -> float:
     left = _progress_left(state)
@@ -292,6 +299,35 @@ class _Placements:
             values[colour] += value
 
 
+class _Placed:
+    """`_Placements.after` of every legal placement (`codes`, sorted) of a tile's hexes in
+    one city, shared through `_placed` by every city of the same content; the placements'
+    scoring is set up only for a city and hexes not seen before."""
+
+    def __init__(self, city: City, options: Options, codes: tuple[int, ...]) -> None:
+        self.city = city
+        self.options = options
+        self.codes = codes
+        self.content = (frozenset(city.stacks.items()), options)
+        self.placements: _Placements | None = None
+
+    def of(self, hex_codes: str) -> tuple[Placed, ...]:
+        key = (self.content, hex_codes)
+        found = _placed.get(key)
+        if found is None:
+            if self.placements is None:
+                self.placements = _Placements(self.city, self.options)
+            after = self.placements.after
+            # Many placements leave the same values; one tuple of each is kept.
+            alike: dict[Placed, Placed] = {}
+            found = tuple(
+                alike.setdefault(placed, placed)
+                for placed in (after(hex_codes, code >> 3, code & 7) for code in self.codes)
+            )
+            _placed.put(key, found)
+        return found
+
+
 def information_key(state: State, seat: int) -> Hashable:
     """Equal for states that differ only in the face-down stacks (spec §5: everything
     else is public), which is all a seat cannot see; bots cache their work by it."""
@@ -320,7 +356,6 @@ def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[st
         return []
     city = state.cities[seat]
     codes = placement.legal_placements(city)
-    placements = _Placements(city, state.options)
     per_round = state.players + 1
     left_now = len(state.site) - 1 + (1 if state.phase == PLACE else 0)
     left_now += len(state.stacks) * per_round
@@ -342,11 +377,12 @@ def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[st
         choices = [(None, state.taken)]
     scored: list[tuple[float, int, int | None, int]] = []
     order = 0
+    placed = _Placed(city, state.options, codes)
     for index, tile in choices:
         stones = state.stones[seat] - (index or 0)
-        hex_codes = data.TILES[tile][1]
-        for code in codes:
-            values, stars, quarries = placements.after(hex_codes, code >> 3, code & 7)
+        for code, (values, stars, quarries) in zip(
+            codes, placed.of(data.TILES[tile][1]), strict=True
+        ):
             value = _combine(values, stars, stones + quarries, left) - best_other
             scored.append((-value, order, index, code))
             order += 1

@@ -66,6 +66,14 @@ GROWING_GROUP = 0.8
 # which card to take, and which to leave to the others, was never weighed.
 SEARCH = {"spread": 1_000}
 
+# What each card placement makes of a garden, for `_QuietTurn`, by the garden's content: the
+# placed garden's group summary, or None when the placement makes a group eligible (the turn
+# goes on). One search ranks the same garden in many positions (an opponent's reply after
+# each of the bot's turns), and each determinization builds its gardens anew.
+Placement = tuple[int, int, int, int]
+Summary = tuple[list[float], int]
+_placements: memo.BoundedCache[dict[Placement, Summary | None]] = memo.BoundedCache()
+
 
 def evaluate(state: State, seat: int) -> float:
     own_turns = _own_turns_left(state)
@@ -138,7 +146,11 @@ def _series_credit(counts: Counter[str], in_game: dict[str, int], turns: float) 
 
 
 def _garden_credit(own: Garden, turns: float) -> float:
-    ready, growing = _group_summary(own)
+    return _summary_credit(_group_summary(own), turns)
+
+
+def _summary_credit(summary: tuple[list[float], int], turns: float) -> float:
+    ready, growing = summary
     usable = int(turns + 0.999)
     credit = READY_SHARE * sum(ready[:usable])
     return credit + GROWING_GROUP * min(growing, max(usable - len(ready), 0))
@@ -284,6 +296,12 @@ class _QuietTurn:
             self.after = _end_turn_without_scoring(state, first)
         self.seat = seat
         self.garden = state.gardens[seat]
+        key = _garden_key(self.garden)
+        known = _placements.get(key)
+        if known is None:
+            known = {}
+            _placements.put(key, known)
+        self.known = known
         self.own_turns = _own_turns_left(self.after)
         after = self.after
         self.tiles = _tile_estimates(
@@ -296,10 +314,11 @@ class _QuietTurn:
         ]
         self.best_other = max(others) if others else 0.0
 
-    def value(self, placed: Garden) -> float:
+    def value(self, summary: Summary) -> float:
+        """The value after a quiet turn that leaves the garden with this group summary."""
         own = self.tiles[self.seat]
         if self.own_turns > 0:
-            own += _garden_credit(placed, self.own_turns)
+            own += _summary_credit(summary, self.own_turns)
         return own - self.best_other
 
     def value_of(self, move: dict[str, Any]) -> float | None:
@@ -307,12 +326,18 @@ class _QuietTurn:
         turn ends with it), else None."""
         if move["type"] != PLACE_CARD:
             return None
-        shape = SHAPES[move["card"]][move["rotation"]]
-        anchor = pack(move["x"], move["y"])
-        placed = garden.place(self.garden, shape, anchor)
-        if _scorable(placed, [anchor + m for m in shape.motif_offsets]):
-            return None
-        return self.value(placed)
+        placement = (move["card"], move["rotation"], move["x"], move["y"])
+        if placement in self.known:
+            summary = self.known[placement]
+        else:
+            shape = SHAPES[move["card"]][move["rotation"]]
+            anchor = pack(move["x"], move["y"])
+            placed = garden.place(self.garden, shape, anchor)
+            summary = None
+            if not _scorable(placed, [anchor + m for m in shape.motif_offsets]):
+                summary = _group_summary(placed)
+            self.known[placement] = summary
+        return None if summary is None else self.value(summary)
 
 
 def _end_turn_without_scoring(state: State, move: dict[str, Any]) -> State:

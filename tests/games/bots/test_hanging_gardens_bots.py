@@ -13,6 +13,7 @@ from games.bots import evaluation, turn_mcts
 from games.bots.hanging_gardens import evaluate as hg_evaluate
 from games.engines.base import Rng
 from games.engines.hanging_gardens import ENGINE
+from games.engines.hanging_gardens.garden import Garden
 from games.engines.hanging_gardens.state import State
 
 ALL_LEVELS = bots.LEVELS + bots.BOTS
@@ -140,6 +141,34 @@ def test_turns_are_valued_exactly_as_the_evaluation_after_them() -> None:
             assert after.phase == "place" or ENGINE.is_over(after)
             assert after.turns_played == state.turns_played + 1
             assert hg_evaluate.evaluate(after, seat) == pytest.approx(value)
+
+
+def test_turns_do_not_depend_on_the_positions_ranked_before() -> None:
+    # The lister remembers what each card placement makes of a garden, by the garden's
+    # content: a garden rebuilt by another determinization must be found again, and one
+    # of the same squares with its temples elsewhere must not be taken for it.
+    differ = 0
+    places = [s for s in positions(seed=8, count=40) if s.phase == "place"]
+    for state in [s for s in places if s.gardens[s.current].temples][:6]:
+        seat = state.current
+        own = state.gardens[seat]
+        gardens = list(state.gardens)
+        gardens[seat] = Garden(dict(own.top))
+        bare = replace(state, gardens=tuple(gardens))
+        bots.memo.release()
+        fresh = hg_evaluate.turns(state, seat, 10**6)
+        bots.memo.release()
+        fresh_bare = hg_evaluate.turns(bare, seat, 10**6)
+        differ += fresh != fresh_bare
+        bots.memo.release()
+        hg_evaluate.turns(state, seat, 10**6)
+        assert hg_evaluate.turns(bare, seat, 10**6) == fresh_bare
+        rebuilt = ENGINE.determinize(ENGINE.view(state, seat), seat, 1)
+        assert rebuilt.gardens[seat] is not own
+        assert hg_evaluate.turns(rebuilt, seat, 10**6) == fresh
+    bots.memo.release()
+    # Temples change which groups score, so a mix-up would show.
+    assert differ >= 3
 
 
 def test_information_key_ignores_exactly_what_the_seat_cannot_see() -> None:

@@ -60,6 +60,31 @@ def test_akropolis_turns_are_valued_exactly_like_evaluate_after_the_turn(
         assert [v for v, _ in slow] == pytest.approx(values, abs=1e-9)
 
 
+def test_akropolis_turns_do_not_depend_on_the_positions_ranked_before() -> None:
+    # The lister remembers what each placement of a tile makes of a city, by the city's
+    # content: a city rebuilt by another determinization must be found again, and the
+    # same city under other scoring variants must not be taken for it.
+    plain_options = akropolis.state.Options()
+    differ = 0
+    for state in akropolis_positions(seed=23, count=6, options={"variants": ALL_VARIANTS}):
+        seat = ENGINE.to_move(state)[0]
+        plain = replace(state, options=plain_options)
+        bots.memo.release()
+        fresh_plain = akropolis_evaluate.turns(plain, seat, 1_000)
+        bots.memo.release()
+        fresh_variants = akropolis_evaluate.turns(state, seat, 1_000)
+        differ += fresh_plain != fresh_variants
+        bots.memo.release()
+        akropolis_evaluate.turns(plain, seat, 1_000)
+        assert akropolis_evaluate.turns(state, seat, 1_000) == fresh_variants
+        rebuilt = ENGINE.determinize(ENGINE.view(plain, seat), seat, 1)
+        assert rebuilt.cities[seat] is not plain.cities[seat]
+        assert akropolis_evaluate.turns(rebuilt, seat, 1_000) == fresh_plain
+    bots.memo.release()
+    # The variants score these cities differently, so a mix-up would show.
+    assert differ >= 3
+
+
 def test_akropolis_turns_are_empty_for_a_seat_that_is_not_to_move() -> None:
     state = ENGINE.new_game(2, seed=4)
     assert akropolis_evaluate.turns(state, 1, 5) == []
