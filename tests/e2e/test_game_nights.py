@@ -43,9 +43,14 @@ def test_schedule_a_game_night_join_it_and_see_it_start_with_a_bot(
     guest = logged_in_page(new_page, asgi_server, bob)
     guest.add_init_script(
         'document.addEventListener("htmx:wsOpen", (e) => {'
-        ' if (e.target.id === "live-notifications") { window.noticesOpen = true; } })'
+        ' if (e.target.id === "live-notifications") { window.noticesOpen = true; } });'
+        'document.addEventListener("htmx:afterSettle", (e) => {'
+        ' if (e.target.id === "club-refresh") { window.clubRefreshed = true; } })'
     )
     guest.goto(f"http://{asgi_server}/")
+    # The club page draws itself again once its live socket opens: the link is clicked in the
+    # page as it then stands, not in the one being replaced (under load, the click was lost).
+    guest.wait_for_function("() => window.clubRefreshed === true", timeout=TURN_TIMEOUT_MS)
     guest.locator(f'#club-nights [data-night="{night.pk}"] a').first.click()
     guest.get_by_role("button", name="Join the game night").click()
     guest.wait_for_selector("#night-players >> text=Bob")
