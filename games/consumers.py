@@ -10,10 +10,9 @@ and every message carries the game's revision (`Game.revision`) in `data-version
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 import random
 import uuid
-import weakref
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -29,6 +28,9 @@ from games import broadcast, live
 from games.models import Game, OpenPage, Review
 from games.services.notices import PAGE_RENEW_SECONDS
 from infra import timing
+from infra.loops import PerLoop
+
+logger = logging.getLogger(__name__)
 
 # Swapped into the waiting room's empty #room-signal; the room then reloads itself over HTTP.
 ROOM_SIGNAL = '<div id="room-signal" data-version="{revision}"></div>'
@@ -196,7 +198,7 @@ class PageRenewals:
         if not self.sockets and self.task is not None:
             self.task.cancel()
             self.task = None
-            _renewals.pop(asyncio.get_running_loop(), None)
+            page_renewals.forget()
 
     async def _renew(self) -> None:
         # The first renewal comes after a random part of the period: the processes of a server
@@ -204,9 +206,11 @@ class PageRenewals:
         await asyncio.sleep(PAGE_RENEW_SECONDS * random.uniform(0.5, 1.0))
         while True:
             sockets = list(self.sockets)
-            with contextlib.suppress(Exception):  # a database hiccup: try again next time
+            try:
                 ended = await database_sync_to_async(renew_pages)(sockets)
                 await asyncio.gather(*(socket.close() for socket in ended), return_exceptions=True)
+            except Exception:  # a database hiccup: tried again next time
+                logger.exception("Renewing %d open pages failed", len(sockets))
             await asyncio.sleep(PAGE_RENEW_SECONDS)
 
 
@@ -232,18 +236,8 @@ def renew_pages(sockets: list[GameConsumer]) -> list[GameConsumer]:
     return ended
 
 
-_renewals: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, PageRenewals] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def page_renewals() -> PageRenewals:
-    """The page renewals of the running event loop (made on first use)."""
-    loop = asyncio.get_running_loop()
-    found = _renewals.get(loop)
-    if found is None:
-        found = _renewals[loop] = PageRenewals()
-    return found
+# The page renewals of the running event loop.
+page_renewals = PerLoop(PageRenewals)
 
 
 class LobbyConsumer(SessionBound, AsyncWebsocketConsumer):

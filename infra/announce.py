@@ -37,6 +37,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 
 from infra import timing
+from infra.loops import PerLoop
 
 logger = logging.getLogger(__name__)
 
@@ -200,14 +201,5 @@ class Kept:
                 logger.info("Announced %s after all", hint.what)
 
 
-_kept_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Kept] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _kept() -> Kept:
-    loop = asyncio.get_running_loop()
-    kept = _kept_by_loop.get(loop)
-    if kept is None:
-        kept = _kept_by_loop[loop] = Kept()
-    return kept
+# The hints kept by the running event loop.
+_kept = PerLoop(Kept)

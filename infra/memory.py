@@ -234,18 +234,7 @@ def start_renewal() -> threading.Thread | None:
     if period <= 0 or Renewal.watch is not None:
         return None
     watch = Renewal.watch = IdleRenewal(period)
-
-    def run() -> None:
-        while not watch.retiring:
-            time.sleep(min(period, 5.0))
-            try:
-                watch.step()
-            except Exception:
-                logger.exception("Renewing an idle worker failed")
-
-    thread = threading.Thread(target=run, name="idle-renewal", daemon=True)
-    thread.start()
-    return thread
+    return _every(min(period, 5.0), watch.step, "idle-renewal", until=lambda: watch.retiring)
 
 
 def task_started() -> None:
@@ -294,19 +283,27 @@ def hand_back_when_quiet(period: float) -> threading.Thread | None:
     global _quiet_watch
     if period <= 0 or _quiet_watch is not None:
         return _quiet_watch
-    watch = QuietHandBack()
+    _quiet_watch = _every(period, QuietHandBack().step, "quiet-hand-back")
+    return _quiet_watch
+
+
+def _every(
+    period: float, step: Callable[[], object], name: str, until: Callable[[], bool] = lambda: False
+) -> threading.Thread:
+    """Start a daemon thread calling `step` every `period` seconds until `until()`; a step
+    that fails is logged and the next one comes as usual."""
 
     def run() -> None:
-        while True:
+        while not until():
             time.sleep(period)
             try:
-                watch.step()
+                step()
             except Exception:
-                logger.exception("Handing memory back failed")
+                logger.exception("The %s step failed", name)
 
-    _quiet_watch = threading.Thread(target=run, name="quiet-hand-back", daemon=True)
-    _quiet_watch.start()
-    return _quiet_watch
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
+    return thread
 
 
 # --- where the memory went --------------------------------------------------------------------

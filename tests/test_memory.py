@@ -287,3 +287,29 @@ def test_a_play_process_whose_search_left_its_arenas_full_of_holes_asks_to_be_re
     assert should_stop == "0"  # celery.platforms.EX_OK: a warm shutdown
     assert int(grown) >= memory.GROWTH_KIB
     assert kept == str(600_000 // 64)
+
+
+def test_a_watch_step_that_fails_is_logged_and_the_watch_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The idle renewal's and the quiet hand-back's threads outlive a failed step (a /proc
+    read refused, say), and the renewal's stops once its worker is retiring."""
+    import threading
+
+    steps: list[int] = []
+    done = threading.Event()
+
+    def step() -> None:
+        steps.append(len(steps))
+        if len(steps) == 1:
+            raise OSError("smaps_rollup unreadable")
+        if len(steps) == 3:
+            done.set()
+
+    with caplog.at_level("ERROR", logger="infra.memory"):
+        thread = memory._every(0.01, step, "test-watch", until=done.is_set)
+        thread.join(timeout=5)
+
+    assert not thread.is_alive()
+    assert steps == [0, 1, 2]
+    assert "The test-watch step failed" in caplog.text

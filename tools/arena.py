@@ -3,10 +3,11 @@
     python -m tools.arena akropolis --players 2 --games 100 --bots greedy,random --seed 1
 
 Game g uses seed `S + g` and rotates the seats, so every bot plays every seat equally
-often. Each bot sees only its seat's view. One line per finished game goes to stderr;
-the summary goes to stdout: win rates (a shared victory counts 1/k for each of the k
-winners) with Wilson 95% intervals, average scores, and the median, 95th percentile and
-worst time per move.
+often; the bots' own seeds follow the game's seed, so a game plays the same in any run that
+holds it with the same seats. Each bot sees only its seat's view. One line per finished game
+goes to stderr; the summary goes to stdout: win rates (a shared victory counts 1/k for each
+of the k winners) with Wilson 95% intervals, average scores, and the median, 95th percentile
+and worst time per move.
 
 GAME is a registered slug, or `module:ATTRIBUTE` for an engine outside the registry.
 """
@@ -95,7 +96,10 @@ def failure(
 
 
 def move_seed(match: Match, index: int, ply: int) -> int:
-    return (match.seed * 1_000_003 + index) * 100_003 + ply
+    """The bots' seed for one move: of the game's own seed and the move's number, so a game
+    is played the same in whichever run it falls (a 200-game match split into two runs at an
+    even game, say, plays the same 200 games)."""
+    return (match.seed + index) * 100_003 + ply
 
 
 def play_game(match: Match, index: int) -> GameResult:

@@ -92,3 +92,35 @@ def test_one_update_for_all_pages_and_one_look_per_session(django_assert_num_que
     # The UPDATE, then the session and its member, read once for its five sockets.
     with django_assert_num_queries(3):
         assert renew_pages(sockets) == []
+
+
+def test_a_failed_renewal_is_logged_and_tried_again(monkeypatch: Any, caplog: Any) -> None:
+    """A database hiccup must not end the process's renewals, nor pass unseen."""
+    import asyncio
+
+    from games import consumers
+
+    calls: list[int] = []
+
+    def renew(sockets: list[Any]) -> list[Any]:
+        calls.append(len(sockets))
+        if len(calls) == 1:
+            raise RuntimeError("the database went away")
+        return []
+
+    monkeypatch.setattr(consumers, "PAGE_RENEW_SECONDS", 0.01)
+    monkeypatch.setattr(consumers, "renew_pages", renew)
+
+    async def run() -> None:
+        renewals = consumers.PageRenewals()
+        renewals.sockets.add(object())  # type: ignore[arg-type]
+        task = asyncio.create_task(renewals._renew())
+        while len(calls) < 2:
+            await asyncio.sleep(0.01)
+        task.cancel()
+
+    with caplog.at_level("ERROR", logger="games.consumers"):
+        asyncio.run(asyncio.wait_for(run(), 5))
+
+    assert calls[:2] == [1, 1]
+    assert "Renewing 1 open pages failed" in caplog.text
