@@ -135,7 +135,9 @@ def top_view(board: dict[str, Any], marked: set[tuple[int, int]]) -> dict[str, A
             "".join(outlines),
         )
     )
-    return {"svg": mark_safe(svg), "size": SIZE * CELL}  # numbers, colours, escaped texts
+    # `last`: whether the last turn's tiles are outlined here. The SVG holds numbers, colours
+    # and escaped texts.
+    return {"svg": mark_safe(svg), "size": SIZE * CELL, "last": bool(outlines)}
 
 
 def field_svg(tile: dict[str, Any], corner: int, pieces: dict[tuple[int, int, int], str]) -> str:
