@@ -13,7 +13,7 @@ import json
 import math
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -71,16 +71,24 @@ def hex_shape(
     }
 
 
-def preview_hex(code: str, q: int, r: int, stars: dict[str, int]) -> dict[str, Any]:
-    """A hex of a placement's preview: only what the preview draws (no title, no ring)."""
+class PreviewHex(NamedTuple):
+    svg: str
+    x: float
+    y: float
+    points: str
+
+
+@functools.lru_cache(maxsize=4096)
+def preview_hex(code: str, q: int, r: int, stars: int) -> PreviewHex:
+    """A hex of a placement's preview as the preview draws it (no title, no ring): its
+    picture, its centre and its outline. Kept: the legal placements of a turn redraw the same
+    few hundred hexes, a thousand times and more on the mover's board."""
     x, y = hex_centre(q, r)
-    return {
-        "x": round(x, 1),
-        "y": round(y, 1),
-        "points": hex_points(x, y, HEX_RADIUS - 1.5),
-        "fill": HEX_COLOURS.get(code.lower(), "#cccccc"),
-        "stars": "★" * stars.get(code, 0) if code.isupper() else "",
-    }
+    points = hex_points(x, y, HEX_RADIUS - 1.5)
+    drawn = f'<polygon points="{points}" fill="{HEX_COLOURS.get(code.lower(), "#cccccc")}"/>'
+    if stars:
+        drawn += f'<text class="stars" x="{round(x, 1)}" y="{round(y, 1)}">{"★" * stars}</text>'
+    return PreviewHex(drawn, round(x, 1), round(y, 1), points)
 
 
 def previews_svg(previews: list[dict[str, Any]]) -> SafeString:
@@ -94,16 +102,12 @@ def previews_svg(previews: list[dict[str, Any]]) -> SafeString:
             f'<g class="preview" data-index="{p["index"]}" data-q="{p["q"]}" '
             f'data-r="{p["r"]}" data-rotation="{p["rotation"]}">'
         )
-        for c in p["hexes"]:
-            parts.append(f'<polygon points="{c["points"]}" fill="{c["fill"]}"/>')
-            if c["stars"]:
-                parts.append(f'<text class="stars" x="{c["x"]}" y="{c["y"]}">{c["stars"]}</text>')
+        parts += [h.svg for h in p["hexes"]]
         first = p["hexes"][0]
         # The chosen place's ring, drawn over the preview that would hide the place's own.
-        parts.append(f'<polygon class="anchor" points="{first["points"]}"/>')
+        parts.append(f'<polygon class="anchor" points="{first.points}"/>')
         parts.append(
-            f'<text class="level" x="{first["x"]}" y="{first["y"]}" dy="-11">{p["level"]}</text>'
-            "</g>\n"
+            f'<text class="level" x="{first.x}" y="{first.y}" dy="-11">{p["level"]}</text></g>\n'
         )
     return mark_safe("".join(parts))
 
@@ -127,9 +131,12 @@ def city(
         seen: set[tuple[int, int]] = set()
         for index, option in enumerate(view["legal"]["place"]):
             anchor = (option["q"], option["r"])
-            hexes = [preview_hex(h["hex"], h["q"], h["r"], stars) for h in option["hexes"]]
+            hexes = [
+                preview_hex(h["hex"], h["q"], h["r"], stars.get(h["hex"], 0) * h["hex"].isupper())
+                for h in option["hexes"]
+            ]
             previews.append({"index": index, "hexes": hexes, **anchor_fields(option)})
-            centres.extend((h["x"], h["y"]) for h in hexes)
+            centres.extend((h.x, h.y) for h in hexes)
             if anchor not in seen:
                 seen.add(anchor)
                 x, y = hex_centre(*anchor)
@@ -206,6 +213,13 @@ def anchor_fields(option: dict[str, Any]) -> dict[str, Any]:
         "rotation": option["rotation"],
         "level": option["level"],
     }
+
+
+def place_value(option: dict[str, Any]) -> str:
+    """A placement's move as `json.dumps` writes it (its coordinates and rotation are the
+    engine's integers), written directly: the mover's board has a few hundred of them."""
+    q, r, rotation = int(option["q"]), int(option["r"]), int(option["rotation"])
+    return f'{{"type": "{PLACE_TILE}", "q": {q}, "r": {r}, "rotation": {rotation}}}'
 
 
 def tile(view: dict[str, Any], codes: str) -> dict[str, Any]:
@@ -309,22 +323,10 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         drawn["stones_text"] = stones_text(view["stones"][position])
         drawn["is_chief"] = position == view["chief"]
         cities.append(drawn)
+    label = _("Column %(q)s, row %(r)s, rotation %(rotation)s, level %(level)s")
     placements = [
-        {
-            **anchor_fields(option),
-            "index": index,
-            "value": json.dumps(
-                {
-                    "type": PLACE_TILE,
-                    "q": option["q"],
-                    "r": option["r"],
-                    "rotation": option["rotation"],
-                }
-            ),
-            "label": _("Column %(q)s, row %(r)s, rotation %(rotation)s, level %(level)s")
-            % anchor_fields(option),
-        }
-        for index, option in enumerate(view["legal"]["place"])
+        {**fields, "index": index, "value": place_value(fields), "label": label % fields}
+        for index, fields in enumerate(map(anchor_fields, view["legal"]["place"]))
     ]
     last_taken = None
     if marks["taken"] is not None:

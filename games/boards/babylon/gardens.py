@@ -10,6 +10,8 @@ import json
 from functools import partial
 from typing import Any
 
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import pgettext
 
 from games.boards.babylon.names import (
@@ -78,25 +80,33 @@ FOOT = ((0, 0), (1, 0), (1, 1), (0, 1))
 
 def top_view(board: dict[str, Any], marked: set[tuple[int, int]]) -> dict[str, Any]:
     """The garden from above: every tile in placement order (the higher ones last), the
-    symbols and pieces of the visible fields, the last turn's tiles outlined."""
+    symbols and pieces of the visible fields, the last turn's tiles outlined. Its shapes are
+    written here as SVG text (`svg`, for templates/games/babylon/_top.svg): a garden has up
+    to a hundred of them, and a template loop took most of a Babylon board's drawing time."""
     surface = board["surface"]
-    tiles = []
+    size = 2 * CELL - 4
+    tiles, outlines = [], []
     order = sorted(range(len(board["tiles"])), key=lambda i: board["tiles"][i]["level"])
     for index in order:
         t = board["tiles"][index]
         flower = data.TILES[t["tile"]][0]
+        x, y, level = t["x"] * CELL + 2, t["y"] * CELL + 2, t["level"]
+        last = (t["x"], t["y"]) in marked
+        title = pgettext("babylon", "%(tile)s, level %(level)s") % {
+            "tile": tile_name(t["tile"]),
+            "level": level,
+        }
         tiles.append(
-            {
-                "x": t["x"] * CELL + 2,
-                "y": t["y"] * CELL + 2,
-                "size": 2 * CELL - 4,
-                "fill": shade(FLOWERS[flower][1], t["level"]),
-                "level": t["level"],
-                "last": (t["x"], t["y"]) in marked,
-                "title": pgettext("babylon", "%(tile)s, level %(level)s")
-                % {"tile": tile_name(t["tile"]), "level": t["level"]},
-            }
+            f'<g class="bab-top-tile level-{level}{" bab-last" if last else ""}">'
+            f"<title>{conditional_escape(title)}</title>"
+            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="3" '
+            f'fill="{shade(FLOWERS[flower][1], level)}"/></g>'
         )
+        if last:
+            outlines.append(
+                f'<rect class="bab-last-outline" x="{x}" y="{y}" width="{size}" '
+                f'height="{size}" rx="3"/>'
+            )
     pieces: dict[tuple[int, int, int], str] = {}
     links = []
     for piece in board["pieces"]:
@@ -105,38 +115,48 @@ def top_view(board: dict[str, Any], marked: set[tuple[int, int]]) -> dict[str, A
         if len(piece["at"]) == 2 and surface_shows(surface, piece["at"]):
             (x1, y1, _), (x2, y2, _) = piece["at"]
             links.append(
-                {
-                    "kind": piece["kind"],
-                    "x1": (x1 + 0.5) * CELL,
-                    "y1": (y1 + 0.5) * CELL,
-                    "x2": (x2 + 0.5) * CELL,
-                    "y2": (y2 + 0.5) * CELL,
-                }
+                f'<line class="bab-link bab-{conditional_escape(piece["kind"])}" '
+                f'x1="{(x1 + 0.5) * CELL}" y1="{(y1 + 0.5) * CELL}" '
+                f'x2="{(x2 + 0.5) * CELL}" y2="{(y2 + 0.5) * CELL}"/>'
             )
-    fields = []
-    for t_index, t in enumerate(board["tiles"]):
-        for k, (dx, dy) in enumerate(FOOT):
-            x, y = t["x"] + dx, t["y"] + dy
-            if surface[y * SIZE + x] != t["level"]:
-                continue  # hidden under a higher tile
-            cx, cy = (x + 0.5) * CELL, (y + 0.5) * CELL
-            kind = pieces.get((x, y, t["level"]))
-            symbol = t["symbols"][k]
-            fields.append(
-                {
-                    "x": x,
-                    "y": y,
-                    "cx": round(cx, 1),
-                    "cy": round(cy, 1),
-                    "level": t["level"],
-                    "symbol": symbol if symbol != "-" else "",
-                    "path": symbol_path(symbol, cx, cy, 7) if symbol != "-" else "",
-                    "piece": kind or "",
-                    "decorated": kind in ("stairs", "fountain", "bridge", "statue"),
-                    "tile": t_index,
-                }
-            )
-    return {"tiles": tiles, "fields": fields, "links": links, "size": SIZE * CELL}
+    fields = [
+        field_svg(t, k, pieces)
+        for t in board["tiles"]
+        for k, (dx, dy) in enumerate(FOOT)
+        if surface[(t["y"] + dy) * SIZE + t["x"] + dx] == t["level"]  # else under a higher tile
+    ]
+    svg = "\n".join(
+        (
+            f'<rect class="bab-board" x="0" y="0" width="{SIZE * CELL}" height="{SIZE * CELL}"/>',
+            NOTCHES,
+            "".join(tiles),
+            "".join(links),
+            "".join(fields),
+            "".join(outlines),
+        )
+    )
+    # `last`: whether the last turn's tiles are outlined here. The SVG holds numbers, colours
+    # and escaped texts.
+    return {"svg": mark_safe(svg), "size": SIZE * CELL, "last": bool(outlines)}
+
+
+def field_svg(tile: dict[str, Any], corner: int, pieces: dict[tuple[int, int, int], str]) -> str:
+    """One visible field of the top view: its symbol, its piece, its level."""
+    dx, dy = FOOT[corner]
+    x, y, level = tile["x"] + dx, tile["y"] + dy, tile["level"]
+    cx, cy = (x + 0.5) * CELL, (y + 0.5) * CELL
+    kind = pieces.get((x, y, level)) or ""
+    symbol = tile["symbols"][corner]
+    drawn = f'<g class="bab-field{" bab-piece-" + conditional_escape(kind) if kind else ""}" '
+    drawn += f'data-x="{x}" data-y="{y}">'
+    if symbol != "-":
+        built = " bab-built" if kind in ("stairs", "fountain", "bridge", "statue") else ""
+        drawn += f'<path class="bab-glyph{built}" d="{symbol_path(symbol, cx, cy, 7)}"/>'
+    centre = f'cx="{round(cx, 1)}" cy="{round(cy, 1)}"'
+    if kind == "belvedere":
+        drawn += f'<circle class="bab-belvedere" {centre} r="6"/>'
+    text = f'x="{round(cx, 1)}" y="{round(cy, 1)}"'
+    return drawn + f'<text class="bab-level" {text} dx="10" dy="13">{level}</text></g>'
 
 
 def surface_shows(surface: list[int], at: list[list[int]]) -> bool:
@@ -145,8 +165,9 @@ def surface_shows(surface: list[int], at: list[list[int]]) -> bool:
 
 def iso_view(board: dict[str, Any]) -> dict[str, Any]:
     """The garden in 3D: the board, then level by level the pillars and the tiles on them
-    (a higher tile is drawn over everything below it), with belvederes and decorations."""
-    shapes: list[dict[str, Any]] = []
+    (a higher tile is drawn over everything below it), with belvederes and decorations;
+    written here as SVG text (`svg`, for templates/games/babylon/_iso.svg), as the top view."""
+    shapes: list[str] = []
     base = isopoints([(0, 0), (SIZE, 0), (SIZE, SIZE), (0, SIZE)], 0)
     by_level: dict[int, list[dict[str, Any]]] = {}
     for t in board["tiles"]:
@@ -168,58 +189,54 @@ def iso_view(board: dict[str, Any]) -> dict[str, Any]:
             x1, y1 = iso(p["x"] + 0.5, p["y"] + 0.5, p["from"])
             top_x, top_y = iso(p["x"] + 0.5, p["y"] + 0.5, p["to"])
             shapes.append(
-                {
-                    "shape": "pillar",
-                    "kind": p["kind"],
-                    "x1": round(x1, 1),
-                    "y1": round(y1, 1),
-                    "x2": round(top_x, 1),
-                    "y2": round(top_y, 1),
-                }
+                f'<line class="bab-pillar bab-{conditional_escape(p["kind"])}" '
+                f'x1="{round(x1, 1)}" y1="{round(y1, 1)}" '
+                f'x2="{round(top_x, 1)}" y2="{round(top_y, 1)}"/>'
             )
         for t in sorted(by_level.get(level, []), key=lambda t: t["x"] + t["y"]):
-            corners = [(t["x"] + dx * 2, t["y"] + dy * 2) for dx, dy in FOOT]
-            flower = data.TILES[t["tile"]][0]
-            shapes.append(
-                {
-                    "shape": "tile",
-                    "top": isopoints(corners, level),
-                    "side": isopoints([corners[3], corners[2], corners[1]], level)
-                    + " "
-                    + isopoints([corners[1], corners[2], corners[3]], level - 0.25),
-                    "fill": shade(FLOWERS[flower][1], level),
-                    "level": level,
-                }
-            )
-            for k, (dx, dy) in enumerate(FOOT):
-                symbol = t["symbols"][k]
-                if symbol == "-":
-                    continue
-                sx, sy = iso(t["x"] + dx + 0.5, t["y"] + dy + 0.5, level)
-                shapes.append({"shape": "symbol", "path": symbol_path(symbol, sx, sy, 4)})
+            shapes.append(iso_tile(t, level))
         for piece in tops.get(level, []):
             for x, y, at in piece["at"]:
                 sx, sy = iso(x + 0.5, y + 0.5, at)
                 shapes.append(
-                    {
-                        "shape": "piece",
-                        "kind": piece["kind"],
-                        "x": round(sx - 4, 1),
-                        "y": round(sy - 10, 1),
-                        "w": 8,
-                        "h": 10,
-                    }
+                    f'<rect class="bab-iso-piece bab-{conditional_escape(piece["kind"])}" '
+                    f'x="{round(sx - 4, 1)}" y="{round(sy - 10, 1)}" width="8" height="10" '
+                    'rx="2"/>'
                 )
     left, _ = iso(0, SIZE, 0)
     right, _ = iso(SIZE, 0, 0)
     top_level = max([t["level"] for t in board["tiles"]] + [0])
     _, top = iso(0, 0, top_level + 2)
     _, bottom = iso(SIZE, SIZE, 0)
+    svg = f'<polygon class="bab-iso-base" points="{base}"/>\n' + "".join(shapes)
     return {
-        "base": base,
-        "shapes": shapes,
+        "svg": mark_safe(svg),  # numbers, colours and escaped kinds
         "view_box": f"{left - 6:.1f} {top - 6:.1f} {right - left + 12:.1f} {bottom - top + 12:.1f}",
     }
+
+
+def iso_tile(tile: dict[str, Any], level: int) -> str:
+    """A tile of the 3D view with its sides and the symbols of its four fields."""
+    corners = [(tile["x"] + dx * 2, tile["y"] + dy * 2) for dx, dy in FOOT]
+    flower = data.TILES[tile["tile"]][0]
+    side = (
+        isopoints([corners[3], corners[2], corners[1]], level)
+        + " "
+        + isopoints([corners[1], corners[2], corners[3]], level - 0.25)
+    )
+    drawn = [
+        f'<g class="bab-iso-tile level-{level}"><polygon class="bab-iso-side" points="{side}"/>'
+        f'<polygon points="{isopoints(corners, level)}" fill="{shade(FLOWERS[flower][1], level)}"/>'
+        "</g>"
+    ]
+    for k, (dx, dy) in enumerate(FOOT):
+        symbol = tile["symbols"][k]
+        if symbol != "-":
+            sx, sy = iso(tile["x"] + dx + 0.5, tile["y"] + dy + 0.5, level)
+            drawn.append(
+                f'<path class="bab-glyph bab-iso-glyph" d="{symbol_path(symbol, sx, sy, 4)}"/>'
+            )
+    return "".join(drawn)
 
 
 def tile_preview(tile: str, rotation: int) -> dict[str, Any]:
@@ -273,3 +290,9 @@ GRID = [
     for y in range(SIZE)
     for x in range(SIZE)
 ]
+# The top view's notches: the same in every garden.
+NOTCHES = (
+    '<g class="bab-notches">'
+    + "".join(f'<circle cx="{c["cx"]}" cy="{c["cy"]}" r="1.6"/>' for c in GRID)
+    + "</g>"
+)
