@@ -8,7 +8,7 @@ import heapq
 from dataclasses import dataclass
 from typing import Any
 
-from games.bots.babylon import heuristics
+from games.bots.babylon import gardens, heuristics
 from games.engines.babylon import data, decorations, geometry, placement, rules
 from games.engines.babylon.moves import (
     PLACE,
@@ -37,7 +37,7 @@ class QuickScorer:
 
     @classmethod
     def of(cls, state: State) -> QuickScorer:
-        board = state.boards[state.current]
+        board = gardens.shared(state.boards[state.current])
         visible_cells = [0] * len(board.tiles)
         for index in board.top:
             if index >= 0:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from games.bots import memo
+from games.bots.babylon import gardens
 from games.engines.babylon import data, geometry, scoring
 from games.engines.babylon.state import BRIDGE, FOUNTAIN, OVER, STAIRS, STATUE, Board, State
 
@@ -37,9 +37,6 @@ OPEN_FIELD = {data.STAIRS: 0.45, data.FOUNTAIN: 0.55, data.BRIDGE: 0.45}  # x le
 DECORATION_SET_STEP = 1.2  # per decoration kind above the current set count
 FLOWER_SET_STEP = 1.0  # per flower above the current set count
 ROOM_TO_CLIMB = 1.5  # x level, with 3+ empty visible fields on the highest level
-# Cached estimates per board (boards are immutable and shared between states).
-# Bounded and released after each search (games/bots/memo.py): an entry keeps a board alive.
-_cache: memo.BoundedCache[tuple[Board, float, float]] = memo.BoundedCache()
 
 
 def progress_left(state: State) -> float:
@@ -54,18 +51,19 @@ def progress_left(state: State) -> float:
 
 
 def board_parts(board: Board) -> tuple[float, float]:
-    """(running score, future credit at full weight) of one board."""
-    key = (id(board), board.singles)
-    hit = _cache.get(key)
-    if hit is not None and hit[0] is board:
-        return hit[1], hit[2]
-    parts = scoring.board_breakdown(board)
-    score = float(sum(parts.values()))
+    """(running score, future credit at full weight) of one board. The score and the
+    credit for its fields depend on the garden alone, so they are kept in the cache its
+    boards share (`gardens.shared`); the storage's credit is added each time."""
+    cache = gardens.shared(board).cache
+    garden: tuple[float, float] | None = cache.get("parts")
+    if garden is None:
+        parts = scoring.board_breakdown(board)
+        garden = cache["parts"] = (float(sum(parts.values())), _field_credit(board))
+    score, field_credit = garden
     credit = SINGLE_PILLAR * min(board.singles, data.STORAGE_SINGLES)
     if board.stored is not None:
         credit += STORED_TILE
-    credit += _field_credit(board)
-    _cache.put(key, (board, score, credit))
+    credit += field_credit
     return score, credit
 
 

@@ -86,50 +86,62 @@ def options(board: Board) -> tuple[Option, ...]:
     if cached is not None:
         return cached
     found: list[Option] = []
-    surface, spans, levels, anchors = board.surface, board.spans, board.levels, board.anchors
-    one, two = _supports(board)
-    for anchor, cells in geometry.FOOTPRINTS.items():
-        if anchor in anchors:
-            continue  # rule 4: never exactly over another tile
-        c0, c1, c2, c3 = cells
-        s0, s1, s2, s3 = surface[c0], surface[c1], surface[c2], surface[c3]
-        highest = max(s0, s1, s2, s3)
-        for level in (highest + 1, highest + 2):
-            if level > 1 and level - 1 not in levels:
-                continue  # rule 3: level by level
-            if spans and any(spans.get(c, 0) >= level for c in cells):
-                continue  # rule 5: never under a bridge
-            # What holds each corner: a gap of 1 or 2 levels, empty or statue (rule 6).
-            g0, g1, g2, g3 = level - s0, level - s1, level - s2, level - s3
-            supports = (
-                one[c0] if g0 == 1 else two[c0] if g0 == 2 else None,
-                one[c1] if g1 == 1 else two[c1] if g1 == 2 else None,
-                one[c2] if g2 == 1 else two[c2] if g2 == 2 else None,
-                one[c3] if g3 == 1 else two[c3] if g3 == 2 else None,
-            )
-            missing = supports.count(None)
-            if missing > 1:
-                continue
-            singles, doubles = supports.count(SINGLE), supports.count(DOUBLE)
-            opens = (supports.index(None),) if missing else ALL_OPEN
-            for open_corner in opens:
-                if open_corner is None or missing:
-                    held, s, d = supports, singles, doubles
-                else:
-                    gone = supports[open_corner]
-                    held = cast(
-                        Corners, supports[:open_corner] + (None,) + supports[open_corner + 1 :]
-                    )
-                    s, d = singles - (gone == SINGLE), doubles - (gone == DOUBLE)
-                found.append(Option(anchor, level, open_corner, held, s, d))
+    for anchor in geometry.FOOTPRINTS:
+        found += _options_at(board, anchor)
     result = tuple(found)
     board.cache["options"] = result
     return result
 
 
+def _options_at(board: Board, anchor: int) -> list[Option]:
+    """The placements with this anchor, in the order `options` lists them."""
+    if anchor in board.anchors:
+        return []  # rule 4: never exactly over another tile
+    found: list[Option] = []
+    surface, spans, levels = board.surface, board.spans, board.levels
+    one, two = _supports(board)
+    cells = geometry.FOOTPRINTS[anchor]
+    c0, c1, c2, c3 = cells
+    s0, s1, s2, s3 = surface[c0], surface[c1], surface[c2], surface[c3]
+    highest = max(s0, s1, s2, s3)
+    for level in (highest + 1, highest + 2):
+        if level > 1 and level - 1 not in levels:
+            continue  # rule 3: level by level
+        if spans and any(spans.get(c, 0) >= level for c in cells):
+            continue  # rule 5: never under a bridge
+        # What holds each corner: a gap of 1 or 2 levels, empty or statue (rule 6).
+        g0, g1, g2, g3 = level - s0, level - s1, level - s2, level - s3
+        supports = (
+            one[c0] if g0 == 1 else two[c0] if g0 == 2 else None,
+            one[c1] if g1 == 1 else two[c1] if g1 == 2 else None,
+            one[c2] if g2 == 1 else two[c2] if g2 == 2 else None,
+            one[c3] if g3 == 1 else two[c3] if g3 == 2 else None,
+        )
+        missing = supports.count(None)
+        if missing > 1:
+            continue
+        singles, doubles = supports.count(SINGLE), supports.count(DOUBLE)
+        opens = (supports.index(None),) if missing else ALL_OPEN
+        for open_corner in opens:
+            if open_corner is None or missing:
+                held, s, d = supports, singles, doubles
+            else:
+                gone = supports[open_corner]
+                held = cast(Corners, supports[:open_corner] + (None,) + supports[open_corner + 1 :])
+                s, d = singles - (gone == SINGLE), doubles - (gone == DOUBLE)
+            found.append(Option(anchor, level, open_corner, held, s, d))
+    return found
+
+
 def find(board: Board, x: int, y: int, level: int, open_corner: int | None) -> Option | None:
+    """The placement at (x, y) with this level and open corner, if the board allows it;
+    only that anchor's placements are worked out unless the board's are already known."""
     anchor = geometry.cell(x, y)
-    for option in options(board):
+    if anchor not in geometry.FOOTPRINTS:
+        return None
+    cached: tuple[Option, ...] | None = board.cache.get("options")
+    candidates = _options_at(board, anchor) if cached is None else cached
+    for option in candidates:
         if option.anchor == anchor and option.level == level and option.open_corner == open_corner:
             return option
     return None

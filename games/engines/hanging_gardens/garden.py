@@ -291,12 +291,18 @@ def eligible_groups(garden: Garden, shape: Shape, anchor: int) -> list[frozenset
 
 
 def relocatable(garden: Garden) -> list[int]:
-    """Spec §2.8, §7.6: the placed temples standing on a smallest group, sorted."""
+    """Spec §2.8, §7.6: the placed temples standing on a smallest group, sorted; kept in
+    the garden's cache, as each temple move of a scoring step checks its source again."""
+    hit: list[int] | None = garden.cache.get("relocatable")
+    if hit is not None:
+        return hit
     sizes = {t: len(group_at(garden.top, t)) for t in garden.temples}
-    if not sizes:
-        return []
-    smallest = min(sizes.values())
-    return sorted(t for t, size in sizes.items() if size == smallest)
+    found: list[int] = []
+    if sizes:
+        smallest = min(sizes.values())
+        found = sorted(t for t, size in sizes.items() if size == smallest)
+    garden.cache["relocatable"] = found
+    return found
 
 
 def with_temple(garden: Garden, pos: int, moved_from: int | None = None) -> Garden:

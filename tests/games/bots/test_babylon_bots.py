@@ -12,9 +12,9 @@ import pytest
 from games import bots
 from games.bots import evaluation, greedy
 from games.bots.babylon import evaluate as babylon_evaluate
-from games.bots.babylon import planner
+from games.bots.babylon import gardens, heuristics, planner
 from games.engines.babylon import ENGINE
-from games.engines.babylon.state import State
+from games.engines.babylon.state import Board, Piece, State, Tile
 from games.engines.base import Rng
 
 ALL_LEVELS = bots.LEVELS + bots.BOTS
@@ -204,3 +204,52 @@ def test_the_planner_climbs_to_the_third_level_when_it_can() -> None:
     _, moves = planner.best_turns(state, 0, 1)[0]
     placed = [m for m in moves if m["type"] == "place"]
     assert placed and max(m["level"] for m in placed) == 3
+
+
+def test_boards_share_what_their_garden_decides_and_nothing_more() -> None:
+    # The planner's boards share their derived data by garden (tiles and pieces): the same
+    # garden rebuilt, or with other storage, shares it; the same tiles with other pieces,
+    # or the same pieces under a tile turned another way, must not.
+    bots.memo.release()
+    terrace = Tile("C01", 0, 0, 0, 1, "SF--")
+    turned = Tile("C01", 0, 0, 1, 1, "-SF-")
+    statue = Piece("statue", ((0, 0, 1),))
+    garden = gardens.shared(Board(tiles=(terrace,), pieces=(statue,)))
+    again = gardens.shared(Board(tiles=(terrace,), pieces=(statue,), stored="C02", singles=4))
+    bare = gardens.shared(Board(tiles=(terrace,)))
+    other = gardens.shared(Board(tiles=(turned,), pieces=(statue,)))
+    assert again.cache is garden.cache
+    assert bare.cache is not garden.cache
+    assert other.cache is not garden.cache
+    assert other.cache is not bare.cache
+    # What a board's storage adds is not shared: only the garden's part is.
+    assert heuristics.board_parts(again)[1] > heuristics.board_parts(garden)[1]
+    assert heuristics.board_parts(again)[0] == heuristics.board_parts(garden)[0]
+    assert heuristics.board_parts(bare)[0] < heuristics.board_parts(garden)[0]
+    bots.memo.release()
+
+
+def test_planned_turns_do_not_depend_on_the_positions_planned_before() -> None:
+    # A board rebuilt by another determinization must be planned as the first was, and one
+    # of the same tiles without its last piece must not be taken for it.
+    differ = 0
+    builds = [s for s in game_states(seed=11) if s.phase == "build" and not s.turn.placed]
+    for state in [s for s in builds if s.boards[s.current].pieces][-12::3]:
+        seat = state.current
+        own = state.boards[seat]
+        boards = list(state.boards)
+        boards[seat] = Board(own.tiles, own.pieces[:-1], own.stored, own.singles)
+        fewer = replace(state, boards=tuple(boards))
+        bots.memo.release()
+        fresh = planner.best_turns(state, seat, 100)
+        bots.memo.release()
+        fresh_fewer = planner.best_turns(fewer, seat, 100)
+        differ += fresh != fresh_fewer
+        bots.memo.release()
+        planner.best_turns(state, seat, 100)
+        assert planner.best_turns(fewer, seat, 100) == fresh_fewer
+        rebuilt = ENGINE.determinize(ENGINE.view(state, seat), seat, 1)
+        assert rebuilt.boards[seat] is not own
+        assert planner.best_turns(rebuilt, seat, 100) == fresh
+    bots.memo.release()
+    assert differ >= 2

@@ -13,7 +13,7 @@ import pytest
 
 from games import bots
 from games.bots import advice, memo, turn_mcts
-from games.bots.babylon import heuristics, planner
+from games.bots.babylon import gardens, planner
 from games.bots.hanging_gardens import evaluate as gardens_evaluate
 from games.engines import babylon, hanging_gardens
 from games.engines.base import Engine
@@ -80,7 +80,7 @@ def test_a_bot_turn_leaves_no_tree_and_empty_caches() -> None:
     assert nodes_alive() == 0
     assert len(planner._plans) == 0
     assert len(planner._builds) == 0
-    assert len(heuristics._cache) == 0
+    assert len(gardens._caches) == 0
 
 
 def test_a_review_of_a_decision_leaves_no_tree_and_empty_caches() -> None:
@@ -91,6 +91,7 @@ def test_a_review_of_a_decision_leaves_no_tree_and_empty_caches() -> None:
     assert nodes_alive() == 0
     assert len(planner._plans) == 0
     assert len(planner._builds) == 0
+    assert len(gardens._caches) == 0
 
 
 def test_memoised_functions_are_emptied_after_a_search() -> None:
@@ -104,7 +105,7 @@ def test_a_greedy_bot_turn_leaves_empty_caches() -> None:
     engine = babylon.ENGINE
     state, seat = a_position(engine, seed=4, plies=12)
     bots.choose_move(engine, engine.view(state, seat), seat, "normal", seed=1)
-    assert len(heuristics._cache) == 0
+    assert len(gardens._caches) == 0
 
 
 def test_within_a_search_the_caches_are_used() -> None:

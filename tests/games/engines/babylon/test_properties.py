@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines.babylon import ENGINE, data
-from games.engines.babylon.state import State
+from games.engines.babylon import ENGINE, data, geometry, placement
+from games.engines.babylon.state import Board, State
 from games.engines.base import IllegalMove
 
 SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -184,3 +184,22 @@ def test_legal_moves_are_exactly_the_moves_the_engine_accepts(seed: int) -> None
             if json.loads(k)["type"] == "decorate" or json.loads(k)["rotation"] in (0, 3)
         }
         assert accepted == listed
+
+
+@SETTINGS
+@given(SEEDS)
+def test_a_placement_is_found_alone_as_the_whole_list_has_it(seed: int) -> None:
+    # Placing a tile works out only its anchor's placements when the board's whole list
+    # was never made: it must find exactly what that list holds, and nothing it lacks.
+    start = ENGINE.new_game(2, seed)
+    final = replay(start, play(start, random.Random(seed)))
+    for built in final.boards:
+        listed = {(o.anchor, o.level, o.open_corner): o for o in placement.options(built)}
+        for anchor in geometry.FOOTPRINTS:
+            x, y = geometry.xy(anchor)
+            for level in range(1, 5):
+                for corner in placement.ALL_OPEN:
+                    fresh = Board(tiles=built.tiles, pieces=built.pieces)
+                    found = placement.find(fresh, x, y, level, corner)
+                    assert found == listed.get((anchor, level, corner))
+                    assert "options" not in fresh.cache

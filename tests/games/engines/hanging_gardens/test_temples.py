@@ -6,6 +6,8 @@ import pytest
 
 from games.engines.base import IllegalMove
 from games.engines.hanging_gardens import ENGINE
+from games.engines.hanging_gardens.garden import Garden, relocatable, with_temple
+from games.engines.hanging_gardens.grid import pack
 from games.engines.hanging_gardens.state import OVER, PLACE, TILE
 
 from .positions import garden, move_temple, place, position, take, temple, temples, top
@@ -195,3 +197,14 @@ def test_the_temple_stays_put_and_blocks_cards() -> None:
     state = ENGINE.apply_move(state, 0, take(1, 1))
     assert temples(state) == {(4, 0)}
     assert state.phase == PLACE
+
+
+def test_the_temples_that_may_move_are_those_of_the_garden_asked_about() -> None:
+    # The answer is kept with the garden; a garden of the same squares whose temple moved
+    # (it shares the squares' facts) must get its own: the terraces' temple moved onto the
+    # arcades leaves the fountains of (4, 0) as the only smallest group.
+    six = Garden.from_json(SIX_GROUPS)
+    assert relocatable(six) == [pack(0, 0), pack(4, 0)]
+    moved = with_temple(six, pack(1, 2), moved_from=pack(0, 0))
+    assert relocatable(moved) == [pack(4, 0)]
+    assert relocatable(six) == [pack(0, 0), pack(4, 0)]
