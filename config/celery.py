@@ -17,6 +17,8 @@ logger = logging.getLogger(__name__)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # The embedded broker (infra/fs_transport.py), named in CELERY_BROKER_URL as clubfs://.
 TRANSPORT_ALIASES["clubfs"] = "infra.fs_transport:Transport"
+# Redis as kombu has it, with one client kept per channel (infra/redis_transport.py).
+TRANSPORT_ALIASES["redis"] = TRANSPORT_ALIASES["rediss"] = "infra.redis_transport:Transport"
 
 # DjangoTask gives every task ``delay_on_commit``/``apply_async_on_commit``, so a worker never
 # reads a row before the transaction that wrote it has committed.
