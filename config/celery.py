@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import click
@@ -23,7 +24,40 @@ TRANSPORT_ALIASES["redis"] = TRANSPORT_ALIASES["rediss"] = "infra.redis_transpor
 # DjangoTask gives every task ``delay_on_commit``/``apply_async_on_commit``, so a worker never
 # reads a row before the transaction that wrote it has committed.
 app = Celery("config", task_cls="celery.contrib.django.task:DjangoTask")
-app.config_from_object("django.conf:settings", namespace="CELERY")
+
+
+class CelerySettings(Mapping[str, Any]):
+    """Django's `CELERY_*` settings, copied into a dict when Celery first reads its
+    configuration. Celery looks up several settings for every task sent and run, each under
+    two names (`CELERY_TASK_ACKS_LATE`, then `task_acks_late`) in each of its maps before its
+    defaults; read through Django's settings object, every name it lacks raised and caught an
+    AttributeError: 14 µs for a setting left at Celery's default, against 3.6 for one the site
+    sets (docs/benchmarks.md, "CPU per move (issue 37)", sixth round). Like Celery's own reading
+    of `django.conf:settings`, this sees Django's settings as they are when Celery's
+    configuration is read; a test changes Celery's (`app.conf`) itself."""
+
+    def __init__(self) -> None:
+        self._copied: dict[str, Any] | None = None
+
+    def _settings(self) -> dict[str, Any]:
+        if self._copied is None:
+            from django.conf import settings
+
+            names = [name for name in dir(settings) if name.startswith("CELERY_")]
+            self._copied = {name: getattr(settings, name) for name in names}
+        return self._copied
+
+    def __getitem__(self, name: str) -> Any:
+        return self._settings()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._settings())
+
+    def __len__(self) -> int:
+        return len(self._settings())
+
+
+app.config_from_object(CelerySettings(), namespace="CELERY")
 app.autodiscover_tasks()
 
 
