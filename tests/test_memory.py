@@ -287,3 +287,29 @@ def test_a_play_process_whose_search_left_its_arenas_full_of_holes_asks_to_be_re
     assert should_stop == "0"  # celery.platforms.EX_OK: a warm shutdown
     assert int(grown) >= memory.GROWTH_KIB
     assert kept == str(600_000 // 64)
+
+
+def test_the_resident_set_read_is_the_reading_process_own_before_and_after_a_fork() -> None:
+    """`resident_kib` keeps /proc/self/statm open: each read is the memory as it is now, and a
+    forked child (a play process) reads its own, not its parent's through the inherited file."""
+    size_kib = 64 * 1024
+    before = memory.resident_kib()
+    block = bytearray(size_kib * 1024)  # zero-filled: every page touched
+    assert memory.resident_kib() >= before + size_kib * 9 // 10
+    del block
+    parent = memory.resident_kib()
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: grows by twice the block and says what it read
+        try:
+            grown = bytearray(2 * size_kib * 1024)
+            os.write(writer, f"{memory.resident_kib()} {len(grown)}".encode())
+        finally:
+            os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader) as answer:
+        child = int(answer.read().split()[0])
+    os.waitpid(pid, 0)
+    assert child >= 2 * size_kib * 9 // 10
+    assert child >= parent + size_kib  # its parent's file would say about `parent`
+    assert memory.resident_kib() < parent + size_kib
