@@ -17,6 +17,8 @@ from typing import Any
 
 from celery import Celery
 
+from config.celery import CelerySettings
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 QUEUE = "floor"
@@ -26,7 +28,7 @@ EMPTY_TASK = "floor.empty"
 # must not make the site's tasks, which the services send by name through `current_app`,
 # go to this app and its broker.
 celery_app = Celery("floor", set_as_current=False)
-celery_app.config_from_object("django.conf:settings", namespace="CELERY")
+celery_app.config_from_object(CelerySettings(), namespace="CELERY")
 
 
 @celery_app.task(name=EMPTY_TASK, acks_late=True, ignore_result=True)
