@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator, Mapping
 from typing import Any
 
 import click
@@ -21,43 +20,30 @@ TRANSPORT_ALIASES["clubfs"] = "infra.fs_transport:Transport"
 # Redis as kombu has it, with one client kept per channel (infra/redis_transport.py).
 TRANSPORT_ALIASES["redis"] = TRANSPORT_ALIASES["rediss"] = "infra.redis_transport:Transport"
 
+
+class SiteCelery(Celery):
+    """A Celery app that reads Django's `CELERY_*` settings from a dict copied from them when
+    it first reads its configuration. Celery looks up several settings for every task sent and
+    run, each under two names (`CELERY_TASK_ACKS_LATE`, then `task_acks_late`) in each of its
+    maps before its defaults; read through Django's settings object, every name it lacks
+    raised and caught an AttributeError: 14.5 µs for a setting left at Celery's default and
+    3.6 for one the site sets, against 4.5 and 2.9 from the copy (docs/benchmarks.md, "CPU per
+    move (issue 37)", sixth round).
+    Its source stays `django.conf:settings`, which Celery's worker knows not to warn about
+    (its `CELERY_` names look like Celery 3's). Celery already read Django's settings object
+    as it was then (unwrapped, so `override_settings` never reached it); a test changes
+    Celery's settings (`app.conf`) itself."""
+
+    def prepare_config(self, c: Any) -> dict[str, Any]:
+        prefix = f"{self.namespace}_" if self.namespace else ""
+        source = super().prepare_config(c)
+        return {name: source[name] for name in source if name.startswith(prefix)}
+
+
 # DjangoTask gives every task ``delay_on_commit``/``apply_async_on_commit``, so a worker never
 # reads a row before the transaction that wrote it has committed.
-app = Celery("config", task_cls="celery.contrib.django.task:DjangoTask")
-
-
-class CelerySettings(Mapping[str, Any]):
-    """Django's `CELERY_*` settings, copied into a dict when Celery first reads its
-    configuration. Celery looks up several settings for every task sent and run, each under
-    two names (`CELERY_TASK_ACKS_LATE`, then `task_acks_late`) in each of its maps before its
-    defaults; read through Django's settings object, every name it lacks raised and caught an
-    AttributeError: 14 µs for a setting left at Celery's default, against 3.6 for one the site
-    sets (docs/benchmarks.md, "CPU per move (issue 37)", sixth round). Like Celery's own reading
-    of `django.conf:settings`, this sees Django's settings as they are when Celery's
-    configuration is read; a test changes Celery's (`app.conf`) itself."""
-
-    def __init__(self) -> None:
-        self._copied: dict[str, Any] | None = None
-
-    def _settings(self) -> dict[str, Any]:
-        if self._copied is None:
-            from django.conf import settings
-
-            names = [name for name in dir(settings) if name.startswith("CELERY_")]
-            self._copied = {name: getattr(settings, name) for name in names}
-        return self._copied
-
-    def __getitem__(self, name: str) -> Any:
-        return self._settings()[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._settings())
-
-    def __len__(self) -> int:
-        return len(self._settings())
-
-
-app.config_from_object(CelerySettings(), namespace="CELERY")
+app = SiteCelery("config", task_cls="celery.contrib.django.task:DjangoTask")
+app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 

@@ -9,7 +9,7 @@ from celery import Celery
 from celery.app.defaults import DEFAULTS
 from django.conf import settings
 
-from config.celery import CelerySettings, app
+from config.celery import app
 
 
 def test_every_celery_setting_has_the_value_reading_djangos_settings_gives() -> None:
@@ -41,4 +41,9 @@ def test_celery_reads_its_settings_from_its_copy_not_from_djangos_settings(
     assert app.conf.task_publish_retry is True  # Celery's default: the site does not set it
     assert app.conf.broker_pool_limit == DEFAULTS["broker_pool_limit"]
     assert looked_up == []
-    assert any(isinstance(source, CelerySettings) for source in app.conf.maps)
+
+
+def test_the_worker_is_not_told_the_sites_settings_are_celery_3s() -> None:
+    """Celery's worker warns of Celery 3 setting names unless the settings come from the
+    string `django.conf:settings`, whose `CELERY_` names only look like them."""
+    assert app._config_source == "django.conf:settings"
