@@ -17,10 +17,32 @@ logger = logging.getLogger(__name__)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # The embedded broker (infra/fs_transport.py), named in CELERY_BROKER_URL as clubfs://.
 TRANSPORT_ALIASES["clubfs"] = "infra.fs_transport:Transport"
+# Redis as kombu has it, with one client kept per channel (infra/redis_transport.py).
+TRANSPORT_ALIASES["redis"] = TRANSPORT_ALIASES["rediss"] = "infra.redis_transport:Transport"
+
+
+class SiteCelery(Celery):
+    """A Celery app that reads Django's `CELERY_*` settings from a dict copied from them when
+    it first reads its configuration. Celery looks up several settings for every task sent and
+    run, each under two names (`CELERY_TASK_ACKS_LATE`, then `task_acks_late`) in each of its
+    maps before its defaults; read through Django's settings object, every name it lacks
+    raised and caught an AttributeError: 14.5 µs for a setting left at Celery's default and
+    3.6 for one the site sets, against 4.5 and 2.9 from the copy (docs/benchmarks.md, "CPU per
+    move (issue 37)", sixth round).
+    Its source stays `django.conf:settings`, which Celery's worker knows not to warn about
+    (its `CELERY_` names look like Celery 3's). Celery already read Django's settings object
+    as it was then (unwrapped, so `override_settings` never reached it); a test changes
+    Celery's settings (`app.conf`) itself."""
+
+    def prepare_config(self, c: Any) -> dict[str, Any]:
+        prefix = f"{self.namespace}_" if self.namespace else ""
+        source = super().prepare_config(c)
+        return {name: source[name] for name in source if name.startswith(prefix)}
+
 
 # DjangoTask gives every task ``delay_on_commit``/``apply_async_on_commit``, so a worker never
 # reads a row before the transaction that wrote it has committed.
-app = Celery("config", task_cls="celery.contrib.django.task:DjangoTask")
+app = SiteCelery("config", task_cls="celery.contrib.django.task:DjangoTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

@@ -58,6 +58,7 @@ logger = logging.getLogger(__name__)
 # Growth of the resident set since the last hand-back that earns the next one: more than an
 # ordinary task's, far less than a search's (tens to hundreds of megabytes).
 GROWTH_KIB = 16 * 1024
+_PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
 
 
 def _trim() -> Callable[[int], int] | None:
@@ -112,16 +113,37 @@ def retire_above(kib: int) -> None:
     Retirement.above = kib
 
 
+class _Statm:
+    """/proc/self/statm, opened once per process and read again from its start each time: a
+    play process reads it after every task, and opening it each time cost 19 µs against 2
+    (docs/benchmarks.md, "CPU per move (issue 37)", sixth round). A forked child opens its
+    own (an inherited descriptor still reads its parent's)."""
+
+    lock = threading.Lock()
+    fd = -1
+    pid = 0
+
+
+def _statm() -> bytes:
+    with _Statm.lock:
+        if _Statm.pid != os.getpid():
+            if _Statm.fd >= 0:
+                os.close(_Statm.fd)  # this process's copy of its parent's
+                _Statm.fd = -1
+            _Statm.fd = os.open("/proc/self/statm", os.O_RDONLY)
+            _Statm.pid = os.getpid()
+        return os.pread(_Statm.fd, 256, 0)
+
+
 def resident_kib() -> int:
     """The memory this process holds now (its resident set, KiB). Without /proc (macOS) its
     peak, which is what the system reports there."""
     try:
-        with open("/proc/self/statm") as statm:
-            pages = int(statm.read().split()[1])
+        pages = int(_statm().split()[1])
     except OSError:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return peak // 1024 if sys.platform == "darwin" else peak
-    return pages * os.sysconf("SC_PAGE_SIZE") // 1024
+    return pages * _PAGE_KIB
 
 
 def private_kib() -> int:

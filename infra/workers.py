@@ -70,7 +70,7 @@ PRELOADED = (
     "celery.concurrency.solo",
     "celery.worker.consumer.consumer",
     "celery.worker.strategy",
-    "kombu.transport.redis",
+    "infra.redis_transport",
     "infra.celery_consumer",
     "infra.fs_transport",
 )

@@ -313,3 +313,42 @@ def test_a_watch_step_that_fails_is_logged_and_the_watch_goes_on(
     assert not thread.is_alive()
     assert steps == [0, 1, 2]
     assert "The test-watch step failed" in caplog.text
+
+
+def test_the_resident_set_read_is_the_reading_process_own_before_and_after_a_fork() -> None:
+    """`resident_kib` keeps /proc/self/statm open: each read is the memory as it is now, and a
+    forked child (a play process) reads its own, not its parent's through the inherited file.
+    In a process of its own: this one has threads, which a fork should not copy."""
+    script = textwrap.dedent(
+        """
+        import os
+        from infra import memory
+
+        size = 64 * 1024 * 1024
+        before = memory.resident_kib()
+        block = bytearray(size)  # zero-filled: every page touched
+        grown = memory.resident_kib()
+        del block
+        parent = memory.resident_kib()
+        reader, writer = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child grows by twice the block and says what it read
+            more = bytearray(2 * size)
+            os.write(writer, str(memory.resident_kib()).encode())
+            os._exit(0)
+        os.close(writer)
+        child = int(os.read(reader, 100))
+        os.waitpid(pid, 0)
+        print(before, grown, parent, child, memory.resident_kib())
+        """
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    before, grown, parent, child, after = map(int, run.stdout.split())
+    size_kib = 64 * 1024
+    assert grown >= before + size_kib * 9 // 10
+    assert child >= 2 * size_kib * 9 // 10
+    assert child >= parent + size_kib  # its parent's file would say about `parent`
+    assert after < parent + size_kib

@@ -15,7 +15,7 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from celery import Celery
+from config.celery import SiteCelery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -25,7 +25,7 @@ EMPTY_TASK = "floor.empty"
 # Not the current app: importing this module (the benchmark's tests do, when they are collected)
 # must not make the site's tasks, which the services send by name through `current_app`,
 # go to this app and its broker.
-celery_app = Celery("floor", set_as_current=False)
+celery_app = SiteCelery("floor", set_as_current=False)
 celery_app.config_from_object("django.conf:settings", namespace="CELERY")
 
 
