@@ -27,9 +27,7 @@ determinization of its own view.
 The hard bot judges its own positions by `outlook`: `evaluate` with every begun set also
 valued by where it may lead (a share of what the next disc of its type would add), for
 every seat alike. The greedy bot, and the hard bot's model of its opponents, judge sets as
-they stand: so inside a build whose active player is another seat, the outlook takes him
-to choose his accept by the plain estimates, as a greedy bot does, and only then values
-the result by the outlook.
+they stand.
 
 Optional helpers serve the whole-turn search of `games/bots/turn_mcts.py`:
 `information_key` (what a seat can see), `turns` (a seat's best complete turns) and
@@ -103,8 +101,7 @@ def outlook(state: State, seat: int) -> float:
 
 def _judged(state: State, seat: int, hope: float) -> float:
     samples = resampled(state, seat)
-    total = sum(_relative(settled_estimates(s, hope, seat), seat) for s in samples)
-    return total / len(samples)
+    return sum(_relative(settled_estimates(s, hope), seat) for s in samples) / len(samples)
 
 
 def resampled(state: State, seat: int) -> list[State]:
@@ -150,20 +147,13 @@ def _relative(values: list[float], seat: int) -> float:
     return values[seat] - (max(others) if others else 0.0)
 
 
-def settled_estimates(state: State, hope: float = 0.0, seat: int | None = None) -> list[float]:
-    """Estimates per seat; inside a build, after the build as the rules above play it.
-
-    Judged for `seat` with the outlook's `hope`, the active player is still taken to choose
-    by his plain estimates when he is another seat: the other seats are the greedy bots (or
-    the search's model of them), which judge sets as they stand. Only the judging seat's own
-    choice is made by its outlook."""
+def settled_estimates(state: State, hope: float = 0.0) -> list[float]:
+    """Estimates per seat; inside a build, after the build as the rules above play it."""
     if state.phase == OVER:
         return [float(t) for t in scores(state)["totals"]]
     if state.phase == OFFERS:
         state = with_policy_offers(state)
     if state.phase == RESOLVE:
-        if hope and seat is not None and seat != state.active:
-            return _chosen_plainly(state, hope)
         return best_choice(state, hope)[1]
     return estimates(state, hope)
 
@@ -205,35 +195,16 @@ def best_choice(state: State, hope: float = 0.0) -> tuple[dict[str, Any], list[f
     """The active player's best accept or abandon in the resolve step, by his estimates,
     with the estimates it leads to (judged before the end-of-turn draws, which are the
     same whatever he chooses)."""
-    abandoned = estimates(table.abandon(state, finish=False), hope)
-    options, values = choice_estimates(state, hope)
-    chosen = _chosen(state.active, abandoned, values)
-    if chosen is None:
-        return {"type": "abandon"}, abandoned
-    seats, jokers = options[chosen]
-    move = {"type": "accept", "offers": list(seats), "jokers": cards_to_json(jokers)}
-    return move, values[chosen]
-
-
-def _chosen_plainly(state: State, hope: float) -> list[float]:
-    """The estimates with `hope` after the choice the active player makes by his plain
-    estimates (`best_choice` without hope)."""
-    plain = choice_estimates(state)[1]
-    chosen = _chosen(state.active, estimates(table.abandon(state, finish=False)), plain)
-    if chosen is None:
-        return estimates(table.abandon(state, finish=False), hope)
-    return choice_estimates(state, hope)[1][chosen]
-
-
-def _chosen(active: int, abandoned: list[float], values: list[list[float]]) -> int | None:
-    """The index of the accept best for `active` (the first among equals), or None when
-    none beats abandoning."""
-    best, best_value = None, _relative(abandoned, active)
-    for index, option in enumerate(values):
-        value = _relative(option, active)
+    active = state.active
+    best_move: dict[str, Any] = {"type": "abandon"}
+    best = estimates(table.abandon(state, finish=False), hope)
+    best_value = _relative(best, active)
+    for (seats, jokers), values in zip(*choice_estimates(state, hope), strict=True):
+        value = _relative(values, active)
         if value > best_value:
-            best, best_value = index, value
-    return best
+            best_value, best = value, values
+            best_move = {"type": "accept", "offers": list(seats), "jokers": cards_to_json(jokers)}
+    return best_move, best
 
 
 def choice_estimates(

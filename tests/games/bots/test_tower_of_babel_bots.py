@@ -143,36 +143,6 @@ def test_the_worked_out_choices_match_playing_them_through_the_engine() -> None:
             assert worked == pytest.approx(expected, abs=1e-9)
 
 
-def _after_choice(state: State, move: dict[str, Any]) -> State:
-    if move["type"] == "abandon":
-        return table.abandon(state, finish=False)
-    jokers = tob_evaluate.cards_from_json(move["jokers"])
-    return table.accept(state, tuple(move["offers"]), jokers, finish=False)
-
-
-def test_the_outlook_expects_another_active_player_to_choose_by_the_plain_estimates() -> None:
-    """The hard bot's opponents are greedy bots, which choose their accept by `evaluate`
-    (sets as they stand, no SET_HOPE); judged for another seat, the outlook of a resolve
-    step is the outlook of the position after that plain choice, whatever the active
-    player's outlook would prefer. For the active player himself, his own outlook
-    chooses."""
-    hope = estimates.SET_HOPE
-    differ = 0
-    for state in positions(seed=12, phase=RESOLVE, count=60):
-        plain_move, _ = tob_evaluate.best_choice(state)
-        hoped_move, _ = tob_evaluate.best_choice(state, hope)
-        differ += plain_move != hoped_move
-        for seat, move in ((state.active, hoped_move), ((state.active + 1) % 4, plain_move)):
-            after = _after_choice(state, move)
-            if ENGINE.is_over(after):
-                expected = [float(t) for t in ENGINE.scores(after)["totals"]]
-            else:
-                expected = estimates.estimates(after, hope)
-            assert tob_evaluate.settled_estimates(state, hope, seat) == pytest.approx(expected)
-    # The rule is seen at work: some choices differ between the two judgements.
-    assert differ
-
-
 def test_a_build_that_cannot_be_completed_is_valued_as_abandoned() -> None:
     state = resolving(SHIP_5, {GREEN: offer({"ship": 2})}, hands=[{}, {}, {}, {}])
     move, values = tob_evaluate.best_choice(state)
