@@ -24,6 +24,12 @@ from games.boards.hanging_gardens.names import (
     place_words,
     square_words,
 )
+from games.boards.hanging_gardens.svg import (
+    last_outlines_svg,
+    placement_options,
+    places_svg,
+    squares_svg,
+)
 from games.boards.hanging_gardens.texts import (
     BUILDING,
     BUILDING_FILL,
@@ -78,7 +84,11 @@ def temple_points(x: int, y: int) -> str:
 def card_picture(rows: list[str]) -> dict[str, Any]:
     """A card (in one rotation) drawn on its own, its top-left square at the origin."""
     squares = [square(dx, dy, s) for dy, row in enumerate(rows) for dx, s in enumerate(row)]
-    return {"squares": squares, "view_box": f"0 0 {len(rows[0]) * CELL} {len(rows) * CELL}"}
+    return {
+        "squares": squares,
+        "svg": squares_svg(squares),
+        "view_box": f"0 0 {len(rows[0]) * CELL} {len(rows) * CELL}",
+    }
 
 
 def last_turn(recent: list[dict[str, Any]], viewer: int | None) -> dict[str, Any] | None:
@@ -153,22 +163,24 @@ def garden_drawing(
             places = [(x, y) for k, x, y in entry["placements"] if k == rotation]
             if not places:
                 continue
+            drawn_places = [
+                {
+                    "x": x * CELL,
+                    "y": y * CELL,
+                    "gx": x,
+                    "gy": y,
+                    "label": place_words(box, x, y, len(rows[0]), len(rows)),
+                }
+                for x, y in places
+            ]
             spots.append(
                 {
                     "card": entry["card"],
                     "name": card_words(card_motifs(card["rotations"][0])),
                     "rotation": rotation,
                     "preview": card_picture(rows),
-                    "places": [
-                        {
-                            "x": x * CELL,
-                            "y": y * CELL,
-                            "gx": x,
-                            "gy": y,
-                            "label": place_words(box, x, y, len(rows[0]), len(rows)),
-                        }
-                        for x, y in places
-                    ],
+                    "places": drawn_places,
+                    "places_svg": places_svg(drawn_places),
                 }
             )
             for x, y in places:
@@ -177,6 +189,8 @@ def garden_drawing(
     return {
         "seat": seat,
         "squares": squares,
+        "squares_svg": squares_svg(squares),
+        "outlines_svg": last_outlines_svg(squares),
         "temples": temples,
         "spots": spots,
         "has_targets": bool(targets),
@@ -268,7 +282,15 @@ def placing_form(view: dict[str, Any]) -> list[dict[str, Any]]:
             }
             for k, x, y in entry["placements"]
         ]
-        groups.append({"card": entry["card"], "label": card_name(card), "options": options})
+        label = card_name(card)
+        groups.append(
+            {
+                "card": entry["card"],
+                "label": label,
+                "options": options,
+                "options_html": placement_options(label, options),
+            }
+        )
     return groups
 
 

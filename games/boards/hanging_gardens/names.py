@@ -8,10 +8,11 @@ Rows and columns are counted from the top left square of the garden as it is bef
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Any
 
-from django.utils.translation import npgettext, pgettext
+from django.utils.translation import get_language, npgettext, pgettext
 
 BUILDING = "."
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 of the garden's squares, inclusive
@@ -109,6 +110,14 @@ def place_words(box: Box, x: int, y: int, width: int, height: int) -> str:
     """Where a card of `width` × `height` squares with its top left square at (x, y) lies:
     "on the right edge: rows 1–2, column 4 and 1 column to the right"; every place of a card
     in one rotation reads differently."""
+    return _place_words(get_language(), box, x, y, width, height)
+
+
+@functools.lru_cache(maxsize=8192)
+def _place_words(language: str | None, box: Box, x: int, y: int, width: int, height: int) -> str:
+    """`place_words` in `language` (the active one, which `pgettext` reads), kept: a mover's
+    board names each legal place twice (its square to point at and its choice in the list),
+    and the same places again on the next board, each name a dozen lookups of translations."""
     x0, y0, x1, y1 = box
     across = _side(x, x + width - 1, x0, x1)
     down = _side(y, y + height - 1, y0, y1)
