@@ -6,7 +6,7 @@ each time. The statements of every move (a bot's turn and the hub's read: games/
 games/services/writes.py) are written once per process and run hundreds of times a minute on
 the same pooled connections, so they go through a cursor that binds its values on the server
 and prepares each statement on its first use on a connection; PostgreSQL then only executes
-it (docs/benchmarks.md, "Seventh round: the statements prepared").
+it (docs/benchmarks.md, "Seventh round: the play worker's statements and engine work").
 
 Only these cursors prepare: Django's own bind on the client, which never prepares whatever the
 connection's `prepare_threshold` (config/settings.py sets one; Django's default, None, turns
