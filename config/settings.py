@@ -186,6 +186,11 @@ if DATABASE_URL:
             # the next request on each got one and failed with a 500.
             "check": ConnectionPool.check_connection,
         }
+        # The statements of every move are prepared on each connection on their first use and
+        # PostgreSQL only executes them after that (infra/prepared.py). Only the cursors made
+        # there prepare: Django's own bind their values on the client and never do. Django's
+        # default (None) would turn preparing off for every cursor.
+        DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 5)
 else:
     DATABASES = {
         "default": {

@@ -32,6 +32,7 @@ from django.db.models import Field, Model
 from django.db.transaction import TransactionManagementError
 
 from games.models import Game, Move, Seat
+from infra import prepared
 
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
 
@@ -153,7 +154,7 @@ def game_with_seats(game_id: int) -> Game | None:
     would give them: `game.seats.all()` and `seat.user` ask the database nothing more."""
     connection = connections[DEFAULT_DB_ALIAS]
     statements = _statements(connection.alias)
-    with connection.cursor() as cursor:
+    with prepared.cursor(connection) as cursor:
         cursor.execute(statements.game_sql, [game_id])
         rows = cursor.fetchall()
     if not rows:
@@ -171,7 +172,7 @@ def locked_game(game_id: int) -> Game | None:
     if connection.get_autocommit():  # as select_for_update() refuses, for the same reason
         raise TransactionManagementError("A row lock outside a transaction ends at once.")
     statements = _statements(connection.alias)
-    with connection.cursor() as cursor:
+    with prepared.cursor(connection) as cursor:
         cursor.execute(statements.locked_game_sql, [game_id])
         row = cursor.fetchone()
     return None if row is None else statements.game.instance(row, connection)
@@ -183,7 +184,7 @@ def load_seats(game: Game) -> list[Seat]:
     would: `game.seats.all()` and `seat.user` then ask the database nothing more."""
     connection = connections[DEFAULT_DB_ALIAS]
     statements = _statements(connection.alias)
-    with connection.cursor() as cursor:
+    with prepared.cursor(connection) as cursor:
         cursor.execute(statements.seats_sql, [game.pk])
         rows = cursor.fetchall()
     return _attach_seats(game, rows, statements.seats_seat, statements.seats_member, connection)
@@ -220,7 +221,7 @@ def last_moves(game: Game, count: int, upto: int | None = None) -> list[Move]:
         return []
     connection = connections[DEFAULT_DB_ALIAS]
     statements = _statements(connection.alias)
-    with connection.cursor() as cursor:
+    with prepared.cursor(connection) as cursor:
         cursor.execute(statements.moves_sql, [game.pk, max(0, upto - count), upto])
         rows = cursor.fetchall()
     return [statements.move.instance(row, connection) for row in rows]

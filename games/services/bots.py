@@ -51,7 +51,13 @@ def play_bot_turn(*, game_id: int, seat: int, expected_version: int) -> bool:
     )
     try:
         play_move(
-            game_id=game_id, seat=seat, move=move, expected_version=expected_version, by_bot=True
+            game_id=game_id,
+            seat=seat,
+            move=move,
+            expected_version=expected_version,
+            by_bot=True,
+            # The lock reads the game again: the same state, unless it changed meanwhile.
+            read=None if game.state is None else (game.state, state),
         )
     except GameError as exc:
         if exc.code in ("stale", "not_running", "not_bot_seat", "not_your_turn"):

@@ -141,9 +141,21 @@ def _only_others_moved(game: Game, seat: int, expected_version: Any) -> bool:
 
 @transaction.atomic
 def play_move(
-    *, game_id: int, seat: int, move: dict[str, Any], expected_version: int, by_bot: bool = False
+    *,
+    game_id: int,
+    seat: int,
+    move: dict[str, Any],
+    expected_version: int,
+    by_bot: bool = False,
+    read: tuple[dict[str, Any], Any] | None = None,
 ) -> Game:
     """Play `move` for `seat` if the game is still at `expected_version`.
+
+    `read` is the game's stored state as the caller read it before taking the lock, and
+    that state loaded (a bot's turn: games/services/bots.py); where the locked row holds
+    the same state it is used as it is, not loaded again, with what the engine already
+    worked out on it (the bot's view scored Akropolis's cities, docs/benchmarks.md, "Seventh
+    round"). Equal JSON is the same state (`load(dump(s))` behaves exactly like `s`).
 
     Raises GameError or IllegalMove, and then nothing is written and nothing is scheduled.
     Returns the game as it stands after the move, its seats and their members loaded.
@@ -174,7 +186,11 @@ def play_move(
     if by_bot and not seat_row.is_bot:
         raise GameError("not_bot_seat", "A member plays this seat.")
     engine = engine_for(game.engine_slug)
-    state = record_move(game, engine, current_state(game, engine), seat, move, by_bot=by_bot)
+    if read is not None and game.state is not None and game.state == read[0]:
+        before = read[1]
+    else:
+        before = current_state(game, engine)
+    state = record_move(game, engine, before, seat, move, by_bot=by_bot)
     if seat_row.told_turn:  # the member has moved: the next wait may be told again
         seat_row.told_turn = False
         seat_row.save(update_fields=["told_turn"])

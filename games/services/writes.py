@@ -19,6 +19,8 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.models import Field, Model
 
+from infra import prepared
+
 
 @functools.cache
 def _insert(model: type[Model], alias: str) -> tuple[str, tuple[Field[Any, Any], ...]]:
@@ -60,7 +62,7 @@ def insert(instance: Model) -> None:
         return
     sql, fields = _insert(type(instance), connection.alias)
     values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    with connection.cursor() as cursor:
+    with prepared.cursor(connection) as cursor:
         cursor.execute(sql, values)
         row = cursor.fetchone()
     instance.pk = row[0]
@@ -77,7 +79,7 @@ def update(instance: Model, names: Sequence[str]) -> None:
     key = instance._meta.pk
     assert key is not None
     values.append(key.get_db_prep_value(instance.pk, connection))
-    with connection.cursor() as cursor:
+    with prepared.cursor(connection) as cursor:
         cursor.execute(sql, values)
         if cursor.rowcount != 1:
             raise DatabaseError("Save with update_fields did not affect any rows.")

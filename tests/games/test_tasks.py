@@ -10,10 +10,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import engines, services, tasks
+from games import engines, live_reads, services, tasks
 from games.models import Game, Rating, Result
 from tests.conftest import make_user
-from tests.games.conftest import build_game, play_random_moves
+from tests.games.conftest import build_game, play_random_moves, state_of
 
 
 def test_bot_turn_task_plays_one_move_and_a_stale_copy_does_nothing(make_game, alice) -> None:
@@ -110,3 +110,30 @@ def test_a_game_of_bots_plays_itself_to_the_end_in_a_real_worker(
     assert services.audit_game(game=game) == []
     # The member list is untouched by a game of bots.
     assert make_user("after-the-game").seats.count() == 0
+
+
+def test_a_bot_turn_plays_on_the_stored_state_when_the_game_changed_after_its_read(
+    make_game, quick_bots, monkeypatch
+) -> None:
+    """The bot thinks on what it read before the lock; the move is played on the game as the
+    lock finds it. Here the first read says the other seat holds five more stones than it
+    does (a change at the same move number); after the turn it holds as many as before."""
+    game = make_game("normal", "normal")
+    mover = engines.get("akropolis").to_move(state_of(game))[0]
+    other = 1 - mover
+    stones = list(state_of(game).stones)
+    read = live_reads.game_with_seats
+
+    def read_before_a_change(game_id: int) -> Game | None:
+        found = read(game_id)
+        assert found is not None and found.state is not None
+        changed = list(found.state["stones"])
+        changed[other] += 5
+        found.state = {**found.state, "stones": changed}
+        return found
+
+    monkeypatch.setattr(live_reads, "game_with_seats", read_before_a_change)
+    assert tasks.play_bot_turn.apply(args=(game.pk, mover, 0)).get() is True
+    game.refresh_from_db()
+    assert game.version == 1
+    assert state_of(game).stones[other] == stones[other]

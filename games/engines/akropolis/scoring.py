@@ -37,6 +37,20 @@ def city_scoring(
     city: City, options: Options, stones: int
 ) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
     """(points per category, and per colour the value and the stars they multiply)."""
+    if city.scoring is None or city.scoring[0] != options:
+        object.__setattr__(city, "scoring", (options, *_values_and_stars(city, options)))
+    assert city.scoring is not None
+    _, values, stars = city.scoring
+    result = {name: values[code] * stars[code] for code, name in data.COLOURS.items()}
+    result["stones"] = stones
+    measured = {
+        name: {"value": values[code], "stars": stars[code]} for code, name in data.COLOURS.items()
+    }
+    return result, measured
+
+
+def _values_and_stars(city: City, options: Options) -> tuple[dict[str, int], dict[str, int]]:
+    """Per colour code, the value of the city's districts and the stars of its plazas."""
     top = city.top()
     enclosed = enclosed_empty(top.keys())
     lakes = _lakes(top, enclosed, options)
@@ -52,12 +66,7 @@ def city_scoring(
         "t": _temple_value(top, "t" in variants),
         "g": _garden_value(top, lakes, "g" in variants),
     }
-    result = {name: values[code] * stars[code] for code, name in data.COLOURS.items()}
-    result["stones"] = stones
-    measured = {
-        name: {"value": values[code], "stars": stars[code]} for code, name in data.COLOURS.items()
-    }
-    return result, measured
+    return values, stars
 
 
 def enclosed_empty(occupied: Any) -> set[int]:

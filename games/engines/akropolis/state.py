@@ -111,11 +111,17 @@ class City:
     The dict is never mutated after construction; placing a tile builds a new City.
     `placements` caches the legal placements (encoded as `placement.legal_placements`
     says). They depend only on the city, never on the tile being placed, so they are
-    computed once per city.
+    computed once per city. `scoring` caches the city's district values and plaza stars
+    with the options they were counted under (`scoring.city_scoring`): a move's views
+    (the bot's, and the spectator's before and after) score the same cities again, and a
+    move changes at most one city.
     """
 
     stacks: dict[int, Stack]
     placements: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+    scoring: tuple[Options, dict[str, int], dict[str, int]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @classmethod
     def starting(cls) -> City:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from games.engines.akropolis import ENGINE
@@ -307,3 +309,27 @@ def test_scores_are_available_from_the_first_move() -> None:
     # Only stones count at the start: one house plaza and no houses.
     assert scores["totals"] == [1, 2, 3]
     assert scores["ranking"] == [2, 1, 0]
+
+
+# --- scores kept on a city (state.City.scoring) ----------------------------------------------
+
+
+def test_example_city_scored_at_every_step_still_scores_15() -> None:
+    # §6.4: each placement makes a new city; none keeps the score of the city it was built on.
+    state = solo_game(stones=1)
+    for tile, q, r, k, _gained in STEPS:
+        ENGINE.scores(state)
+        state = place(state, tile, q, r, k)
+    assert ENGINE.scores(state)["totals"] == [15]
+
+
+def test_the_same_city_scored_again_under_all_five_variants_scores_20() -> None:
+    # §6.4: 15 without variants, 20 with all five; the city's kept score is the first one's.
+    plain = example_city()
+    assert ENGINE.scores(plain)["totals"] == [15]
+    with_variants = replace(
+        example_city(["houses", "markets", "barracks", "temples", "gardens"]),
+        cities=plain.cities,
+    )
+    assert ENGINE.scores(with_variants)["totals"] == [20]
+    assert ENGINE.scores(plain)["totals"] == [15]
