@@ -39,6 +39,8 @@ router = ProtocolTypeRouter(
 # for a report of what the server holds where MEMORY_REPORT is set (infra/memory.py).
 memory.hand_back_when_quiet(settings.SERVER_QUIET_SECONDS)
 memory.report_on_signal()
+# What the server made while starting lives as long as it does: no collection walks it again.
+memory.freeze_after_start()
 
 
 async def application(scope: dict, receive: Any, send: Any) -> None:

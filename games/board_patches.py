@@ -80,10 +80,22 @@ RAW_TEXT_TAGS = frozenset({"script", "style", "textarea"})
 # Only the tags that matter are read: boards are mostly SVG shapes, which are skipped over. (A
 # `>` inside an attribute's value ends a tag early here: Django escapes it in values, and a
 # tag cut short only makes its element go whole, as its start tags' texts then differ.)
-_TAG_NAMES = "|".join(sorted(PART_TAGS | FOREIGN_TAGS | RAW_TEXT_TAGS))
-TAG = re.compile(
-    rf"<(?:!--.*?-->|(/?)({_TAG_NAMES})(?=[\s/>])([^>]*)>)",
-    re.DOTALL | re.IGNORECASE,
+# The names are matched in either case letter by letter (`[dD][iI][vV]`): Python's regular
+# expressions scan a board about a quarter faster so than with the IGNORECASE flag (which also
+# let the Kelvin sign match a "k").
+
+
+def _any_case(names: frozenset[str]) -> str:
+    return "|".join("".join(f"[{c}{c.upper()}]" for c in name) for name in sorted(names))
+
+
+_TAG_NAMES = _any_case(PART_TAGS | FOREIGN_TAGS | RAW_TEXT_TAGS)
+TAG = re.compile(rf"<(?:!--.*?-->|(/?)({_TAG_NAMES})(?=[\s/>])([^>]*)>)", re.DOTALL)
+# Inside an <svg> or <math> nothing is a part and only its end matters: the rest of the
+# foreign element (most of a board's text) is passed over by this pattern, which finds only
+# comments and the foreign tags themselves (nested ones counted, so the right end is found).
+FOREIGN_TAG = re.compile(
+    rf"<(?:!--.*?-->|(/?)({_any_case(FOREIGN_TAGS)})(?=[\s/>])([^>]*)>)", re.DOTALL
 )
 ID = re.compile(r"(?:^|\s)id=\"([^\"]*)\"")
 TAG_NAME = re.compile(r"<[A-Za-z][A-Za-z0-9:-]*")
@@ -123,7 +135,9 @@ def parse(text: str) -> Board | None:
     parents: list[Part] = []
     foreign = 0
     raw_text = ""  # inside a script, style or textarea: only its end tag counts
-    for match in TAG.finditer(text):
+    at = 0
+    while (match := (FOREIGN_TAG if foreign else TAG).search(text, at)) is not None:
+        at = match.end()
         closing, name, attributes = match.groups()
         if name is None:  # a comment
             continue

@@ -352,3 +352,22 @@ def test_the_resident_set_read_is_the_reading_process_own_before_and_after_a_for
     assert child >= 2 * size_kib * 9 // 10
     assert child >= parent + size_kib  # its parent's file would say about `parent`
     assert after < parent + size_kib
+
+
+def test_the_server_keeps_what_it_made_at_start_out_of_later_collections() -> None:
+    """A full collection walks every object the collector tracks: the ASGI app, once made,
+    leaves what its start made (Django, the apps, their modules) out of them, so that only
+    what the server made since is walked."""
+    script = textwrap.dedent(
+        """
+        import gc
+        import config.asgi
+        print(gc.get_freeze_count(), len(gc.get_objects()))
+        """
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    frozen, walked = (int(word) for word in run.stdout.split()[-2:])
+    assert frozen > 10 * walked

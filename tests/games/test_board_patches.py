@@ -214,3 +214,29 @@ def test_two_parts_of_one_id_make_the_board_go_whole() -> None:
     old += "</section>"
     new = old.replace("x", "w").replace('"1"', '"2"')
     assert board_patches.board_patch(old, new, base=(1, "")) is None
+
+
+def test_parts_after_nested_svgs_and_comments_are_still_found() -> None:
+    # Inside an <svg> nothing is a part: an inner <svg>, a comment naming </svg> and an end tag
+    # in capitals must not end it early, nor hide the parts after it.
+    svg = (
+        '<SVG viewBox="0 0 2 2"><svg x="1"><div id="inside">no part</div></svg>'
+        '<!-- not the end: </svg> --><g><p id="in-svg">no part</p>{}</g></Svg>'
+    )
+    old = (
+        '<section id="game-board" data-version="1" data-stamp=""><figure id="f">'
+        + svg.format("<rect/>")
+        + '</figure><p id="after">'
+        + "x" * 200
+        + '</p><p id="last">a</p></section>'
+    )
+    new = old.replace('data-version="1"', 'data-version="2"').replace(">a</p>", ">b</p>")
+    parsed = board_patches.parse(new)
+    assert parsed is not None
+    assert [part.id for part in parsed.root.parts] == ["f", "after", "last"]
+    assert parsed.root.parts[0].parts == []
+    message = board_patches.board_patch(old, new, base=(1, ""))
+    assert message is not None
+    assert '<p id="last">b</p>' in message
+    assert 'id="f"' not in message and 'id="after"' not in message
+    assert apply(old, message) == whole(new)
