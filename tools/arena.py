@@ -9,6 +9,10 @@ goes to stderr; the summary goes to stdout: win rates (a shared victory counts 1
 of the k winners) with Wilson 95% intervals, average scores, and the median, 95th percentile
 and worst time per move.
 
+`--cpu-clock` counts the search's budget and the move times in the process's CPU time
+instead of wall time, so a budget buys what it buys on an idle core however busy the
+machine is (the site keeps wall time).
+
 GAME is a registered slug, or `module:ATTRIBUTE` for an engine outside the registry.
 """
 
@@ -21,14 +25,14 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from games.bots import BOTS, LEVELS, choose_move
+from games.bots import BOTS, LEVELS, choose_move, turn_mcts
 from games.bots.evaluation import outcome
 
 # Longer than any real game; a bot that loops forever fails the match loudly instead.
@@ -46,6 +50,7 @@ class Match:
     seed: int
     budget: float | None = None
     iterations: int | None = None
+    cpu_clock: bool = False
 
 
 @dataclass(slots=True)
@@ -103,6 +108,18 @@ def move_seed(match: Match, index: int, ply: int) -> int:
 
 
 def play_game(match: Match, index: int) -> GameResult:
+    """One game, its search deadlines and move times on the match's clock (the search's
+    own clock is back to what it was afterwards)."""
+    clock = time.process_time if match.cpu_clock else time.perf_counter
+    kept = turn_mcts.clock
+    turn_mcts.clock = clock
+    try:
+        return _play_game(match, index, clock)
+    finally:
+        turn_mcts.clock = kept
+
+
+def _play_game(match: Match, index: int, clock: Callable[[], float]) -> GameResult:
     engine = load_engine(match.game)
     seats = lineup(match, index)
     state = engine.new_game(match.players, seed=match.seed + index)
@@ -113,7 +130,7 @@ def play_game(match: Match, index: int) -> GameResult:
             break
         seat = engine.to_move(state)[0]
         bot = seats[seat]
-        before = time.perf_counter()
+        before = clock()
         move = None
         try:
             move = choose_move(
@@ -125,7 +142,7 @@ def play_game(match: Match, index: int) -> GameResult:
                 budget=match.budget,
                 iterations=match.iterations,
             )
-            times[bot].append(time.perf_counter() - before)
+            times[bot].append(clock() - before)
             state = engine.apply_move(state, seat, move)
         except Exception as error:
             raise failure(match, index, ply, seat, engine.dump(state), move, error) from error
@@ -193,7 +210,8 @@ def summary(match: Match, results: list[GameResult]) -> str:
     lines = [
         f"{match.game}, {match.players} players, {len(results)} games, seed {match.seed}"
         + (f", budget {match.budget}s" if match.budget is not None else "")
-        + (f", {match.iterations} iterations" if match.iterations is not None else ""),
+        + (f", {match.iterations} iterations" if match.iterations is not None else "")
+        + (", CPU clock" if match.cpu_clock else ""),
         f"{'bot':<{width}}  games  wins   win rate  95% CI          avg score"
         "  median move  p95 move  worst move",
     ]
@@ -226,6 +244,11 @@ def parse(argv: list[str] | None) -> tuple[Match, int, int]:
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--budget", type=float, default=None, help="seconds per MCTS move")
     parser.add_argument("--iterations", type=int, default=None, help="MCTS iterations per move")
+    parser.add_argument(
+        "--cpu-clock",
+        action="store_true",
+        help="count the budget and move times in the process's CPU time, not wall time",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once")
     args = parser.parse_args(argv)
     bots = tuple(args.bots.split(","))
@@ -234,7 +257,9 @@ def parse(argv: list[str] | None) -> tuple[Match, int, int]:
         parser.error(f"unknown bots: {', '.join(unknown)}")
     if len(bots) > args.players:
         parser.error("more bots than players")
-    match = Match(args.game, args.players, bots, args.seed, args.budget, args.iterations)
+    match = Match(
+        args.game, args.players, bots, args.seed, args.budget, args.iterations, args.cpu_clock
+    )
     return match, args.games, args.jobs
 
 

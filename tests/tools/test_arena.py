@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
 import re
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from games.bots import turn_mcts
 from games.engines.base import IllegalMove
 from games.services.common import GameError
 from tests.games.bots.toy_engine import ROW_TWO_CLOSED
@@ -122,3 +126,33 @@ def test_the_95th_percentile_move_time_lies_within_the_times() -> None:
     assert arena.p95(times) == pytest.approx(95.05)
     assert arena.p95([0.5]) == 0.5
     assert arena.p95([]) == 0.0
+
+
+def test_under_the_cpu_clock_the_search_ends_when_the_process_time_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--cpu-clock`: a 1.3 s search ends by the process's CPU time, whatever the wall time.
+    A fake CPU clock moves one second at each reading, so every search has time for one
+    iteration only: after it the slowest iteration took a second, and a second one would
+    end past the budget. On wall time the same search runs for 1.3 real seconds."""
+    readings = itertools.count()
+    monkeypatch.setattr(time, "process_time", lambda: float(next(readings)))
+    searched: list[int] = []
+    real_search = turn_mcts.search
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        found = real_search(*args, **kwargs)
+        searched.append(found.iterations)
+        return found
+
+    monkeypatch.setattr(turn_mcts, "search", counting)
+    turn_mcts.forget_plans()
+    argv = [TOY, "--players", "2", "--games", "1", "--bots", "hard,greedy", "--seed", "4"]
+    match, _, _ = arena.parse([*argv, "--budget", "1.3", "--cpu-clock"])
+    result = arena.play_game(match, 0)
+    assert searched and set(searched) == {1}
+    # The move times are read on the same clock: whole seconds of the fake one.
+    times = [t for bot_times in result.times.values() for t in bot_times]
+    assert times and all(t == int(t) >= 1 for t in times)
+    # The site's searches keep wall time.
+    assert turn_mcts.clock is time.perf_counter
