@@ -1,23 +1,23 @@
 """Information-set MCTS over whole turns, the search behind the `hard` level.
 
-A turn may take several moves by one seat (Akropolis: take a tile, then place it, with
-hundreds of placements). Searching move by move spends the whole budget inside the
-bot's first turn, so this search treats a complete turn as one action ("macro-action"):
+A turn may take several moves by one seat (Akropolis: take a tile, then place it, with hundreds
+of placements). Searching move by move spends the whole budget inside the bot's first turn, so
+this search treats a complete turn as one action ("macro-action"):
 
-* Every iteration samples a determinization of the hidden information from the bot's
-  own view (`engine.determinize(view, seat, seed)`), never the true state, and walks
-  one tree grown for the bot's information set (Cowling, Powley and Whitehouse, 2012).
-* Tree nodes are the bot's own decision points; a node's children are whole turns,
-  ranked by the evaluation after the turn. Only the best few are open, more as the node
-  gathers visits (progressive widening); UCB counts how often a child was *available*,
-  as after a refill of hidden tiles the legal turns differ between determinizations.
-* Opponents are not tree nodes: they play their best turn by their own evaluation (as
-  the greedy bot does). The tree is then deep enough to see the bot's next turns and
-  what the opponents' replies leave for it.
+* Every iteration samples a determinization of the hidden information from the bot's own view
+  (`engine.determinize(view, seat, seed)`), never the true state, and walks one tree grown for
+  the bot's information set (Cowling, Powley and Whitehouse, 2012).
+* Tree nodes are the bot's own decision points; a node's children are whole turns, ranked by
+  the evaluation after the turn. Only the best few are open, more as the node gathers visits
+  (progressive widening); UCB counts how often a child was *available*, as after a refill of
+  hidden tiles the legal turns differ between determinizations.
+* Opponents are not tree nodes: they play their best turn by their own evaluation (as the
+  greedy bot does). The tree is then deep enough to see the bot's next turns and what the
+  opponents' replies leave for it.
 * After `depth` own turns (or at a newly opened child) and the replies that follow, the
-  position is evaluated; the evaluation, squashed into [0, 1], is the reward, and a
-  finished game gives its real outcome; or, `centred`, both are squashed relative to
-  the value of the root's best turn.
+  position is evaluated; the evaluation, squashed into [0, 1], is the reward, and a finished
+  game gives its real outcome; or, `centred`, both are squashed relative to the value of the
+  root's best turn.
 
 Rankings, the expensive step, are cached per information set of the mover. A game's bot
 knowledge (`registry.BotKnowledge`) may speed them up with two helpers beside `evaluate`:
@@ -27,19 +27,19 @@ knowledge (`registry.BotKnowledge`) may speed them up with two helpers beside `e
 * `turns(state, seat, limit) -> list[(value, moves)]`: the best complete turns of `seat`,
   best first, valued like `evaluate` after the turn (default: through `legal_moves`).
 
-It may set `SEARCH`, a dict of `Settings` fields that suit its game better (a wider root,
-a deeper line), and define `choice(move) -> Hashable | None`, what a turn's first move
-chooses (None: the move itself), for the `spread` setting.
+It may set `SEARCH`, the `Settings` fields that suit its game (a wider root, a deeper line),
+and `choice(move) -> Hashable | None`, what a turn's first move chooses (None: the move
+itself), for the `spread` setting.
 
-The opponents are modelled with `evaluate`, the judgement the greedy bot plays by. The
-bot may judge its own positions with more: a module's optional `outlook(state, seat)`
-(in `evaluate`'s points) also counts what a position promises, at a cost the greedy bot
-need not pay. It judges the search's leaves and ranks the bot's own turns, through
+The opponents are modelled with `evaluate`, the judgement the greedy bot plays by. The bot
+may judge its own positions with more: a module's optional `outlook(state, seat)` (in
+`evaluate`'s points) also counts what a position promises, at a cost the greedy bot need
+not pay. It judges the search's leaves and ranks the bot's own turns, through
 `outlook_turns(state, seat, limit)` if the module has one (valued by `outlook`).
 
-A search decides a whole turn, so the rest of the chosen turn is remembered: when the
-bot's next view is exactly the one the plan expected (no hidden draw revealed anything
-new), its next move is the plan's, without a new search. Any other view is searched.
+A search decides a whole turn, so the rest of the chosen turn is remembered: when the bot's
+next view is exactly the one the plan expected (no hidden draw revealed anything new), its
+next move is the plan's, without a new search. Any other view is searched.
 """
 
 from __future__ import annotations
@@ -68,16 +68,14 @@ from games.bots.evaluation import (
 from games.engines.base import Engine, IllegalMove
 
 DEFAULT_SECONDS = 1.5
-# What a search's deadline is counted on: wall time, as a member waits for the move. The
-# arena may count its own process's CPU time instead (`--cpu-clock`), so that on a shared
-# machine a budget buys the iterations it buys on an idle core.
+# The clock of a search's deadline: wall time, as a member waits; the arena's `--cpu-clock`
+# sets its process's CPU time, so that on a shared machine a budget buys what an idle core's does.
 clock: Callable[[], float] = time.perf_counter
 # Leaf positions one turn enumeration may evaluate before deeper steps are cut off;
 # Akropolis needs (site size) x (placements), a few thousand at most.
 TURN_LEAVES = 20_000
 
-# Remembered plans (each later step of a chosen turn, keyed by the view it expects); a few
-# games' worth per process.
+# Remembered plans (each later step of a chosen turn, by the view it expects): a few games' worth.
 PLANS_KEPT = 256
 
 TurnKey = tuple[MoveKey, ...]
@@ -90,8 +88,7 @@ Choice = Callable[[Move], Hashable | None]
 class Settings:
     # Evaluations squashed into [0, 1] differ by a few hundredths between good turns.
     exploration: float = 0.1
-    # Turns open at a node before it has been visited: more at the root, where the
-    # decision is made, than deeper, where the tree only has to judge it.
+    # Turns open at an unvisited node: more at the root, where the decision is made, than deeper.
     root_width: int = 5
     width: int = 2
     # Extra open turns per square root of the node's visits.
@@ -105,8 +102,7 @@ class Settings:
     # rest by value. The best turns by value often share one first step (Akropolis: a dozen
     # placements of one tile), so the search never weighs the others. 0: the best by value.
     spread: int = 0
-    # Determinizations are drawn from a pool of this many seeds, so the rankings after
-    # a refill of hidden tiles are computed once per sample and then reused.
+    # Determinizations come from this many seeds, so rankings after a refill are kept per seed.
     samples: int = 8
     # Points that make a clear lead; None takes the engine's evaluation SCALE.
     scale: float | None = None
