@@ -40,7 +40,7 @@ router = ProtocolTypeRouter(
 memory.hand_back_when_quiet(settings.SERVER_QUIET_SECONDS)
 memory.report_on_signal()
 # What the server made while starting lives as long as it does: no collection walks it again.
-memory.freeze_after_start()
+memory.freeze_held()
 
 
 async def application(scope: dict, receive: Any, send: Any) -> None:

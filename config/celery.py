@@ -100,7 +100,7 @@ def _publish_from_own_loop(**kwargs: object) -> None:
 
     announce.publish_from_own_loop()
     memory.report_on_signal()
-    memory.freeze_before_fork()
+    memory.freeze_held()
 
 
 @worker_ready.connect

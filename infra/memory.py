@@ -96,17 +96,12 @@ def hand_back_if_grown() -> bool:
     return True
 
 
-def freeze_before_fork() -> None:
-    """Keep what the worker holds now out of every later collection (before its pool forks)."""
-    gc.collect()
-    gc.freeze()
-
-
-def freeze_after_start() -> None:
-    """Keep what the server made while starting (Django, the apps and their modules, the URL
-    patterns: most of the objects it will ever hold) out of every later collection. A full
-    collection in a server of the live benchmark walked them all, 60 to 90 ms each, and the
-    collections took about 6 % of its CPU (docs/benchmarks.md, "Seventh round: the servers")."""
+def freeze_held() -> None:
+    """Keep every object the process holds now out of every later collection: a worker's
+    imports before its pool forks (so the children share their pages), and what the server
+    made while starting (Django, the apps, the URL patterns: most of the objects it will ever
+    hold), which a full collection in a server of the live benchmark walked, 60 to 90 ms each,
+    about 6 % of its CPU (docs/benchmarks.md, "Seventh round: the servers")."""
     gc.collect()
     gc.freeze()
 

@@ -171,7 +171,7 @@ def preload(command: list[str]) -> bool:
     # What each process's worker and beat import on starting, shared from here too.
     for name in PRELOADED:
         importlib.import_module(name)
-    memory.freeze_before_fork()
+    memory.freeze_held()
     return threading.active_count() == 1
 
 
