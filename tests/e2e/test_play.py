@@ -71,6 +71,18 @@ def wait_for_version(page: Any, number: int) -> None:
     page.wait_for_selector(f'#game-board[data-version="{number}"]', timeout=TURN_TIMEOUT_MS)
 
 
+def wait_for_version_at_least(page: Any, number: int) -> int:
+    """Wait until the board shows move `number` or a later one, and return the one it shows.
+    For a move a bot answers at once: the page may never show the move itself, only the
+    bot's answer (the server draws each announcement's board from the game as it is then)."""
+    for _ in range(TURN_TIMEOUT_MS // 100):
+        shown = version(page)
+        if shown >= number:
+            return shown
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the board still shows move {version(page)}, not {number} or later")
+
+
 def test_the_waiting_room_fills_live_and_opens_the_board_when_the_game_starts(
     asgi_server: str, new_page: Any
 ) -> None:
