@@ -130,6 +130,12 @@ PROCESS_KINDS = (
 )
 
 
+# Kinds whose processes end and are replaced while a benchmark measures: their ended
+# children's CPU is counted with the parent that collected them (servers, started by the
+# benchmark, have no children; PostgreSQL's postmaster collects every database's backends).
+RENEWED = ("Celery workers",)
+
+
 def process_kind(command: str, pid: int) -> str:
     if pid == os.getpid():
         return "this command"
@@ -161,6 +167,7 @@ def process_cpu(mine: Mine | None = None) -> dict[str, float]:
     """Core-seconds each kind of process has used so far (user and system, from /proc)."""
     second = os.sysconf("SC_CLK_TCK")
     found: dict[int, tuple[int, str, float]] = {}  # pid -> parent, command, core-seconds
+    ended: dict[int, float] = {}  # pid -> core-seconds of its children that ended
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -169,15 +176,21 @@ def process_cpu(mine: Mine | None = None) -> dict[str, float]:
             command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue  # it ended meanwhile
-        # After "pid (name)": state is the 3rd field, the parent the 4th, utime the 14th and
-        # stime the 15th.
+        # After "pid (name)": state is the 3rd field, the parent the 4th, utime the 14th,
+        # stime the 15th, and the same of its children that ended (and it waited for) the
+        # 16th and 17th.
         rest = stat.rsplit(")", 1)[1].split()
         found[int(entry.name)] = (int(rest[1]), command, (int(rest[11]) + int(rest[12])) / second)
+        ended[int(entry.name)] = (int(rest[13]) + int(rest[14])) / second
     kinds: dict[str, float] = {}
     for pid, (_, command, used) in found.items():
         kind = process_kind(command, pid)
         if mine is not None and not is_mine(pid, kind, command, found, mine):
             kind = "other"
+        if kind in RENEWED:
+            # A play process renewed (infra/workers) or a heavy child recycled takes its CPU
+            # with it; its parent keeps the count, so the kind's sum never goes back.
+            used += ended[pid]
         kinds[kind] = kinds.get(kind, 0.0) + used
     return kinds
 

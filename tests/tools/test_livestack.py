@@ -4,11 +4,16 @@ each kind of process's core-seconds per move."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from infra import serve
 from tools import livestack
 from tools.livestack import CpuSample
+
+BURN = 4_000_000  # squares summed by a child process: about half a second of CPU
 
 
 def test_processes_are_told_apart_by_their_command_line() -> None:
@@ -68,3 +73,30 @@ def test_only_the_benchmarks_own_servers_workers_and_backends_count_as_theirs() 
     assert theirs == {10, 11, 12, 30, 32}
     # The play worker's supervisor is counted with its processes.
     assert livestack.process_kind(found[11][1], 11) == "Celery workers"
+
+
+def test_a_worker_process_that_ended_keeps_its_cpu_in_the_count() -> None:
+    """The play worker renews its processes and the heavy one recycles its children while a
+    benchmark measures: their CPU stays counted once they end (with their parent, which
+    collected them), or the workers' share of a long run would drop to nothing."""
+    supervisor = (
+        "import subprocess, sys, time; "
+        f"subprocess.run([sys.executable, '-c', 'sum(i * i for i in range({BURN}))']); "
+        "print('ended', flush=True); time.sleep(60)"
+    )
+    # The extra word gives the command line a worker's name (`process_kind`).
+    proc = subprocess.Popen(
+        [sys.executable, "-c", supervisor, "infra.workers"], stdout=subprocess.PIPE
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == b"ended\n"
+        mine = livestack.Mine(pids=frozenset({proc.pid}), database="none")
+        started = time.process_time()
+        assert sum(i * i for i in range(BURN)) > 0  # the child's work, here, for its CPU
+        child_alone = time.process_time() - started
+        workers = livestack.process_cpu(mine)["Celery workers"]
+        # The supervisor's own start is small beside the work its child did before it ended.
+        assert workers >= 0.7 * child_alone
+    finally:
+        proc.kill()
+        proc.wait()
