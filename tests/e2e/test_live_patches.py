@@ -17,10 +17,10 @@ from games import engines, services
 from games.models import Game
 from tests.conftest import make_user
 from tests.e2e.test_play import (
-    TURN_TIMEOUT_MS,
     in_another_thread,
     logged_in_page,
     wait_for_version,
+    wait_until_settled,
 )
 from tests.games.conftest import build_game
 
@@ -79,18 +79,10 @@ def play_next(game: Game, number: int) -> list[int]:
     return to_move
 
 
-# htmx's classes of a swap in progress: a board swapped in over HTTP carries them for its
-# settle delay after its move number is already showing.
-SWAP_IN_PROGRESS = (
-    "#game-board.htmx-request, #game-board.htmx-swapping, #game-board.htmx-settling,"
-    " #game-board.htmx-added, #game-board .htmx-settling, #game-board .htmx-added"
-)
-
-
 def board_of(page: Any) -> str:
     """The board as the page shows it once htmx has settled it, without what differs between
     two drawings of one board: the forms' CSRF tokens (a socket's board has none)."""
-    page.wait_for_selector(SWAP_IN_PROGRESS, state="detached", timeout=TURN_TIMEOUT_MS)
+    wait_until_settled(page)
     html = page.eval_on_selector("#game-board", "board => board.outerHTML")
     html = re.sub(r'<input type="hidden" name="csrfmiddlewaretoken"[^>]*>', "", html)
     return re.sub(r"\s+", " ", html)

@@ -71,6 +71,19 @@ def wait_for_version(page: Any, number: int) -> None:
     page.wait_for_selector(f'#game-board[data-version="{number}"]', timeout=TURN_TIMEOUT_MS)
 
 
+# htmx's classes of a swap in progress: a board swapped in over HTTP carries them for its
+# settle delay after its move number is already showing, and what the page does once a board
+# has settled (a member's input put back, static/js/game.js) is not done yet.
+SWAP_IN_PROGRESS = (
+    "#game-board.htmx-request, #game-board.htmx-swapping, #game-board.htmx-settling,"
+    " #game-board.htmx-added, #game-board .htmx-settling, #game-board .htmx-added"
+)
+
+
+def wait_until_settled(page: Any) -> None:
+    page.wait_for_selector(SWAP_IN_PROGRESS, state="detached", timeout=TURN_TIMEOUT_MS)
+
+
 def wait_for_version_at_least(page: Any, number: int) -> int:
     """Wait until the board shows move `number` or a later one, and return the one it shows.
     For a move a bot answers at once: the page may never show the move itself, only the

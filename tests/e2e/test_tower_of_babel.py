@@ -20,6 +20,7 @@ from tests.e2e.test_play import (
     logged_in_page,
     wait_for_version,
     wait_for_version_at_least,
+    wait_until_settled,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -174,6 +175,9 @@ def test_an_offer_being_made_survives_another_seats_offer(asgi_server: str, new_
         lambda: services.play_move(game_id=game.pk, seat=2, move=nothing, expected_version=1)
     )
     wait_for_version(bob_page, 2)
+    # Over the socket the input is back at once; a board that came over HTTP (a socket that
+    # opened after Carol's offer fetches it) gets it back once htmx has settled it.
+    wait_until_settled(bob_page)
     assert bob_page.locator(picker).input_value() == "1"
     bob_page.wait_for_function(
         "([css, value]) => document.querySelector(css).value === value", arg=[chosen, wanted]
