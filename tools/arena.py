@@ -9,6 +9,11 @@ goes to stderr; the summary goes to stdout: win rates (a shared victory counts 1
 of the k winners) with Wilson 95% intervals, average scores, and the median, 95th percentile
 and worst time per move.
 
+`--first K` plays only games K to GAMES - 1 of the match (the same deals and seats as in a run of
+all of them), and `--results FILE` appends each finished game to FILE as a JSON line and sums
+up every game of the same match the file holds: a long match stopped part way goes on with the
+same command and `--first` at the next game, and its summary covers the whole match.
+
 `--cpu-clock` counts the search's budget and the move times in the process's CPU time
 instead of wall time, so a budget buys what it buys on an idle core however busy the
 machine is (the site keeps wall time).
@@ -19,6 +24,7 @@ GAME is a registered slug, or `module:ATTRIBUTE` for an engine outside the regis
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import json
 import math
@@ -158,15 +164,16 @@ def _play_game(match: Match, index: int, clock: Callable[[], float]) -> GameResu
     )
 
 
-def play_match(match: Match, games: int, jobs: int = 1) -> Iterator[GameResult]:
+def play_match(match: Match, games: int, jobs: int = 1, first: int = 0) -> Iterator[GameResult]:
+    """Games `first` to `games - 1` of the match, in order."""
     if jobs <= 1:
-        for index in range(games):
+        for index in range(first, games):
             yield play_game(match, index)
         return
     # Fresh processes (not forks): the caller may run threads (a test server), and a fork
     # copies any lock one of them holds, which can hang the child.
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-        futures = [pool.submit(play_game, match, index) for index in range(games)]
+        futures = [pool.submit(play_game, match, index) for index in range(first, games)]
         for future in futures:
             yield future.result()
 
@@ -231,7 +238,43 @@ def summary(match: Match, results: list[GameResult]) -> str:
     return "\n".join(lines)
 
 
-def parse(argv: list[str] | None) -> tuple[Match, int, int]:
+def result_line(match: Match, result: GameResult) -> str:
+    """One finished game as a JSON line of a results file, with the match it belongs to."""
+    return json.dumps({"match": dataclasses.asdict(match), **dataclasses.asdict(result)})
+
+
+def read_results(path: Path, match: Match) -> dict[int, GameResult]:
+    """The games of `match` a results file holds, by index (lines of other matches are left
+    out; a game written twice counts once)."""
+    found: dict[int, GameResult] = {}
+    if not path.exists():
+        return found
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        data = json.loads(line)
+        recorded = data.pop("match")
+        if Match(**{**recorded, "bots": tuple(recorded["bots"])}) != match:
+            continue
+        data["lineup"] = tuple(data["lineup"])
+        data["times"] = {int(bot): times for bot, times in data["times"].items()}
+        result = GameResult(**data)
+        found[result.index] = result
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """What one command asks for: games `first` to `games - 1` of `match`."""
+
+    match: Match
+    games: int
+    jobs: int = 1
+    first: int = 0
+    results: Path | None = None
+
+
+def parse(argv: list[str] | None) -> Run:
     parser = argparse.ArgumentParser(
         prog="python -m tools.arena", description="Seeded matches between bots."
     )
@@ -250,6 +293,16 @@ def parse(argv: list[str] | None) -> tuple[Match, int, int]:
         help="count the budget and move times in the process's CPU time, not wall time",
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once")
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first game to play (0: the match's first)"
+    )
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="append each game to this file as a JSON line; the summary covers every game "
+        "of the same match in it",
+    )
     args = parser.parse_args(argv)
     bots = tuple(args.bots.split(","))
     unknown = [b for b in bots if b not in LEVELS + BOTS]
@@ -257,23 +310,33 @@ def parse(argv: list[str] | None) -> tuple[Match, int, int]:
         parser.error(f"unknown bots: {', '.join(unknown)}")
     if len(bots) > args.players:
         parser.error("more bots than players")
+    if not 0 <= args.first < args.games:
+        parser.error("--first must be a game of the match: from 0 to --games minus one")
     match = Match(
         args.game, args.players, bots, args.seed, args.budget, args.iterations, args.cpu_clock
     )
-    return match, args.games, args.jobs
+    return Run(match, args.games, args.jobs, args.first, args.results)
 
 
 def main(argv: list[str] | None = None) -> int:
-    match, games, jobs = parse(argv)
-    results = []
+    run = parse(argv)
+    match = run.match
+    # The games of this match played before (the results file), then this run's.
+    results = {} if run.results is None else read_results(run.results, match)
+    results = {i: r for i, r in results.items() if i < run.games}
+    count = run.games - run.first
     try:
-        for done, result in enumerate(play_match(match, games, jobs), start=1):
-            results.append(result)
-            print(game_line(match, result, done, games), file=sys.stderr, flush=True)
+        games = play_match(match, run.games, run.jobs, run.first)
+        for done, result in enumerate(games, start=1):
+            results[result.index] = result
+            print(game_line(match, result, done, count), file=sys.stderr, flush=True)
+            if run.results is not None:
+                with run.results.open("a") as out:
+                    out.write(result_line(match, result) + "\n")
     except GameFailed as failed:
         print(f"stopped: {failed}", file=sys.stderr)
         return 1
-    print(summary(match, results))
+    print(summary(match, [results[i] for i in sorted(results)]))
     return 0
 
 

@@ -60,6 +60,59 @@ def test_a_game_is_played_the_same_in_a_run_that_starts_later() -> None:
         assert (whole.lineup, whole.totals) == (split.lineup, split.totals)
 
 
+def summary_rows(out: str) -> dict[str, list[str]]:
+    """Each bot's games, wins, win rate, interval and average score from a printed summary
+    (the move times differ from run to run)."""
+    rows = [line.split() for line in out.splitlines()[2:]]
+    return {row[0]: row[1:7] for row in rows}
+
+
+def test_a_match_stopped_part_way_goes_on_from_its_next_game_and_sums_up_all_of_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [TOY, "--players", "2", "--bots", "greedy,random", "--seed", "5"]
+    assert arena.main([*argv, "--games", "6"]) == 0
+    whole = summary_rows(capsys.readouterr().out)
+    results = tmp_path / "match.jsonl"
+    # Stopped after four games (a run of four is the same match's first four), then resumed.
+    assert arena.main([*argv, "--games", "4", "--results", str(results)]) == 0
+    capsys.readouterr()
+    assert arena.main([*argv, "--games", "6", "--first", "4", "--results", str(results)]) == 0
+    out, err = capsys.readouterr()
+    assert [line.split()[1] for line in err.splitlines() if line.startswith("game ")] == [
+        "1/2",
+        "2/2",
+    ]
+    assert "seed 9)" in err and "seed 10)" in err  # games 4 and 5: seeds 5 + 4 and 5 + 5
+    assert "6 games" in out.splitlines()[0]
+    assert summary_rows(out) == whole
+    assert len(results.read_text().splitlines()) == 6
+
+
+def test_a_results_file_counts_only_the_games_of_the_same_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "match.jsonl"
+    other = [TOY, "--players", "2", "--bots", "greedy,random", "--seed", "5", "--games", "3"]
+    assert arena.main([*other, "--results", str(results)]) == 0
+    argv = [TOY, "--players", "2", "--bots", "greedy,random", "--seed", "6", "--games", "2"]
+    capsys.readouterr()
+    assert arena.main([*argv, "--results", str(results)]) == 0
+    out = capsys.readouterr().out
+    assert "2 games" in out.splitlines()[0]
+    assert summary_rows(out)["greedy"][0] == "2"
+
+
+@pytest.mark.parametrize("first", ["-1", "4"])
+def test_a_first_game_outside_the_match_is_refused(
+    first: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [TOY, "--players", "2", "--games", "4", "--bots", "greedy,random", "--seed", "1"]
+    with pytest.raises(SystemExit):
+        arena.main([*argv, "--first", first])
+    assert "--first" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("wins", "n", "low", "high"),
     # Wilson score intervals at 95% (z = 1.96): 0/10 and 5/10, textbook values.
@@ -148,7 +201,7 @@ def test_under_the_cpu_clock_the_search_ends_when_the_process_time_says_so(
     monkeypatch.setattr(turn_mcts, "search", counting)
     turn_mcts.forget_plans()
     argv = [TOY, "--players", "2", "--games", "1", "--bots", "hard,greedy", "--seed", "4"]
-    match, _, _ = arena.parse([*argv, "--budget", "1.3", "--cpu-clock"])
+    match = arena.parse([*argv, "--budget", "1.3", "--cpu-clock"]).match
     result = arena.play_game(match, 0)
     assert searched and set(searched) == {1}
     # The move times are read on the same clock: whole seconds of the fake one.
