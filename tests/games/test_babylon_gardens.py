@@ -1,8 +1,9 @@
 """The Babylon gardens and quarry stacks the board module writes as SVG text
-(games/boards/babylon/gardens.py, quarry.py) are the ones their templates wrote: the whole
-board partial, for every viewer through seeded games, in English, Hungarian and Polish (whose
-decimal commas must not reach the SVG), against the templates of ad86e9c fed with the drawing
-data they read, built here as that commit's board module built it."""
+(games/boards/babylon/gardens.py, quarry.py) and the mover's choices of where a tile stands
+(`drawing.stands_html`, each text translated once per board) are the ones their templates
+wrote: the whole board partial, for every viewer through seeded games, in English, Hungarian
+and Polish (whose decimal commas must not reach the SVG), against the templates of ad86e9c fed
+with the drawing data they read, built here as that commit's board module built it."""
 
 from __future__ import annotations
 

@@ -5,8 +5,11 @@ symbol changes, the ways to end the turn, and why nothing can be built when that
 
 from __future__ import annotations
 
+import functools
+from html import escape
 from typing import Any
 
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import npgettext, pgettext
 
 from games.boards import unmarked_seat
@@ -71,51 +74,65 @@ def blocked_note(legal: dict[str, Any], singles: int) -> str | None:
 
 def placements(view: dict[str, Any], legal: dict[str, Any]) -> list[dict[str, Any]]:
     """Every way a tile may stand (any tile of `legal["tiles"]`, any rotation): where, on
-    which level, and what stands under each corner, with the pillars it uses."""
+    which level, and what stands under each corner, with the pillars it uses.
+
+    A mover's board lists a few hundred of these, and most of their words repeat: each text is
+    translated once per board (a lookup in the active language costs about as much as the rest
+    of a choice's label)."""
     tiles = legal["tiles"]
     if not tiles:
         return []
+    corner_names = [str(c) for c in CORNERS]
+    piece_names = {k: str(v) for k, v in PIECES.items()}
+    support_text = pgettext("babylon", "%(corner)s: %(support)s")
+    label_text = pgettext("babylon", "Level %(level)s at %(cell)s — %(corners)s — uses %(cost)s")
+    short_text = pgettext("babylon", "Level %(level)s · %(held)s · %(cost)s")
+    on_pillars = pgettext("babylon", "on 4 pillars")
+    belvedere_text = pgettext("babylon", "belvedere: %(corner)s")
+
+    @functools.cache
+    def pillars(singles: int, doubles: int) -> str:
+        cost = [
+            npgettext("babylon", "%(count)s single", "%(count)s singles", singles)
+            % {"count": singles}
+        ]
+        if doubles:
+            cost.append(
+                npgettext("babylon", "%(count)s double", "%(count)s doubles", doubles)
+                % {"count": doubles}
+            )
+        return " + ".join(cost)
+
+    @functools.cache
+    def bought(exchanges: int) -> str:
+        return npgettext(
+            "babylon",
+            " (%(count)s double bought with 2 singles)",
+            " (%(count)s doubles bought with 2 singles each)",
+            exchanges,
+        ) % {"count": exchanges}
+
     options = []
     for index, option in enumerate(legal["place"]):
         x, y = option["x"], option["y"]
         corners = [
-            pgettext("babylon", "%(corner)s: %(support)s")
-            % {"corner": CORNERS[k], "support": PIECES[support]}
+            support_text % {"corner": corner_names[k], "support": piece_names[support]}
             for k, support in enumerate(option["supports"])
         ]
-        cost = [
-            npgettext("babylon", "%(count)s single", "%(count)s singles", option["singles"])
-            % {"count": option["singles"]}
-        ]
-        if option["doubles"]:
-            cost.append(
-                npgettext("babylon", "%(count)s double", "%(count)s doubles", option["doubles"])
-                % {"count": option["doubles"]}
-            )
-        text = pgettext("babylon", "Level %(level)s at %(cell)s — %(corners)s — uses %(cost)s") % {
+        cost = pillars(option["singles"], option["doubles"])
+        text = label_text % {
             "level": option["level"],
             "cell": cell_name(x, y),
-            "corners": ", ".join(str(c) for c in corners),
-            "cost": " + ".join(cost),
+            "corners": ", ".join(corners),
+            "cost": cost,
         }
         if option["exchanges"]:
-            text += npgettext(
-                "babylon",
-                " (%(count)s double bought with 2 singles)",
-                " (%(count)s doubles bought with 2 singles each)",
-                option["exchanges"],
-            ) % {"count": option["exchanges"]}
+            text += bought(option["exchanges"])
         if option["open_corner"] is None:
-            held = pgettext("babylon", "on 4 pillars")
+            held = on_pillars
         else:
-            held = pgettext("babylon", "belvedere: %(corner)s") % {
-                "corner": CORNERS[option["open_corner"]]
-            }
-        short = pgettext("babylon", "Level %(level)s · %(held)s · %(cost)s") % {
-            "level": option["level"],
-            "held": held,
-            "cost": " + ".join(cost),
-        }
+            held = belvedere_text % {"corner": corner_names[option["open_corner"]]}
+        short = short_text % {"level": option["level"], "held": held, "cost": cost}
         move = {
             "type": PLACE,
             "tile": tiles[0],
@@ -152,6 +169,26 @@ def placements(view: dict[str, Any], legal: dict[str, Any]) -> list[dict[str, An
         if seen[(option["x"], option["y"], option["short"])] > 1:
             option["short"] = option["label"]
     return options
+
+
+def stands_html(options: list[dict[str, Any]]) -> SafeString:
+    """The choices of `placements` as the form's radio buttons, written here rather than by
+    the template: a mover's board holds a few hundred, and the template engine took most of
+    the board's drawing to write them one tag at a time. Numbers are Python's own (never
+    localised); the texts and the move go through `escape` (the standard library's, which
+    Django's wraps), as the template's autoescape did."""
+    parts = []
+    for n, p in enumerate(options):
+        required = "" if n else " required"
+        parts.append(
+            f'<label class="bab-stand" data-x="{p["x"]}" data-y="{p["y"]}"'
+            f' data-level="{p["level"]}" data-open="{p["open"]}" data-top-x="{p["top_x"]}"'
+            f' data-top-y="{p["top_y"]}" data-iso-x="{p["iso_x"]}" data-iso-y="{p["iso_y"]}">'
+            f'<input type="radio" name="move" value="{escape(p["move"])}"{required}>'
+            f' <span class="bab-stand-long">{escape(p["label"])}</span>'
+            f'<span class="bab-stand-short">{escape(p["short"])}</span></label>'
+        )
+    return mark_safe("".join(parts))
 
 
 def decorations(legal: dict[str, Any], board: dict[str, Any]) -> list[dict[str, Any]]:
@@ -275,6 +312,7 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         )
     turn = view["turn"]
     mine = seat is not None and seat == view["current"] and view["phase"] == "build"
+    stands = placements(view, legal) if mine else []
     hand = []
     if mine:
         if "taken" in legal["tiles"]:
@@ -300,7 +338,8 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "taken_placed": turn["taken_placed"],
         "pool_doubles": turn["doubles"],
         "hand": [t for t in hand if t is not None],
-        "placements": placements(view, legal) if mine else [],
+        "placements": stands,
+        "stands": stands_html(stands),
         "decorations": decorations(legal, view["boards"][seat]) if mine else [],
         "symbols": symbol_choices(legal) if mine else [],
         "ends": end_choices(legal, view, seat) if mine else [],
