@@ -155,7 +155,8 @@
   function keepInput() {
     var board = currentBoard();
     var form = board && board.querySelector("form[data-keep-input][data-touched]");
-    keptInput = null;
+    // No touched form: a board swapped in over HTTP whose input has not been put back yet
+    // (htmx does that once it has settled it) keeps what was kept for it.
     if (!form) { return; }
     var values = {};
     form.querySelectorAll("input:not([type=hidden])").forEach(function (field) {

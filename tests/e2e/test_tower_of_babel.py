@@ -188,6 +188,57 @@ def test_an_offer_being_made_survives_another_seats_offer(asgi_server: str, new_
     assert bob_page.errors == []
 
 
+def test_an_offer_being_made_survives_a_board_that_comes_while_another_settles(
+    asgi_server: str, new_page: Any
+) -> None:
+    """A board fetched over HTTP is settling when the next one arrives over the socket (htmx
+    puts the member's input back only once it has settled the first): what Bob entered still
+    comes back. The socket's message is dispatched at that moment, as the race would bring it;
+    the page kept nothing then, and the input was lost."""
+    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
+    carol = make_user("carol", display_name="Carol")
+    seed, wonder, disc, kind = a_seed_where_alice_can_build()
+    game = services.create_game(
+        engine_slug="tower-of-babel",
+        players=3,
+        options={},
+        seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
+        created_by=alice,
+        seed=seed,
+    )
+    join_in_another_thread(game, bob)
+    join_in_another_thread(game, carol)
+    build = {"type": "build", "wonder": wonder, "disc": disc}
+    in_another_thread(
+        lambda: services.play_move(game_id=game.pk, seat=0, move=build, expected_version=0)
+    )
+    bob_page = logged_in_page(new_page, asgi_server, bob)
+    bob_page.goto(f"http://{asgi_server}/games/{game.pk}/")
+    bob_page.wait_for_selector('#game-board[data-version="1"]')
+    picker = f'form.tob-offer-form input[data-type="{kind}"]'
+    bob_page.locator(picker).fill("1")
+
+    bob_page.evaluate(
+        """([url]) => {
+             document.addEventListener("htmx:afterSwap", function next(event) {
+               if (event.detail.target.id !== "game-board") { return; }
+               document.removeEventListener("htmx:afterSwap", next);
+               window.swapped = true;
+               document.getElementById("game-live").dispatchEvent(new CustomEvent(
+                 "htmx:wsBeforeMessage",
+                 {bubbles: true, cancelable: true,
+                  detail: {message: '<section id="game-board" data-version="2"></section>'}}));
+             });
+             htmx.ajax("GET", url, {target: "#game-board", swap: "outerHTML"});
+           }""",
+        [f"/games/{game.pk}/board/?known=-1"],
+    )
+    bob_page.wait_for_function("() => window.swapped === true")
+    wait_until_settled(bob_page)
+    assert bob_page.locator(picker).input_value() == "1"
+    assert bob_page.errors == []
+
+
 def a_seed_where_alice_needs_an_offer() -> tuple[int, int, int, str]:
     """A 3-player setup in which Alice holds two cards of a type whose 3-card disc lies on a
     wonder and Bob holds one: once Bob offers it and Carol offers nothing, Alice can build
