@@ -9,6 +9,37 @@
     });
   });
 
+  // A member's request that failed (the server answered an error, or nothing came back): htmx
+  // swaps nothing then, so the page would seem to ignore the click. The notice (base.html)
+  // says what happened, until the member's next action. Requests of the page's own (a board
+  // fetched while a server restarts) stay silent: the page recovers from those by itself.
+  function byMember(detail) {
+    return Boolean(detail && detail.requestConfig && detail.requestConfig.triggeringEvent);
+  }
+  function showRequestFailed(when, detail) {
+    var notice = document.getElementById("request-failed");
+    if (!notice || !byMember(detail)) { return; }
+    notice.querySelectorAll("[data-when]").forEach(function (text) {
+      text.hidden = text.getAttribute("data-when") !== when;
+    });
+    notice.hidden = false;
+  }
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    var when = status === 401 || status === 403 ? "refused" : status === 429 ? "busy" : "server";
+    showRequestFailed(when, event.detail);
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    showRequestFailed("offline", event.detail);
+  });
+  document.addEventListener("htmx:timeout", function (event) {
+    showRequestFailed("offline", event.detail);
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var notice = document.getElementById("request-failed");
+    if (notice && byMember(event.detail)) { notice.hidden = true; }
+  });
+
   // Behaviours templates ask for with data attributes: the Content-Security-Policy allows no
   // inline handlers (onclick=..., onchange=...), so they live here.
   // A form that names each game's player counts (data-player-counts, {slug: [fewest, most]})
