@@ -50,7 +50,7 @@ def render_board(game: Game, state: Any, seat: int | None) -> str:
 
 
 def city_svg(html: str, seat: int) -> str:
-    match = re.search(rf'<svg class="city-svg[^"]*"[^>]*data-seat="{seat}">.*?</svg>', html, re.S)
+    match = re.search(rf'<svg class="city-svg[^"]*"[^>]*data-seat="{seat}"[^>]*>.*?</svg>', html, re.S)
     assert match, f"no city drawn for seat {seat}"
     return match.group(0)
 
@@ -112,6 +112,62 @@ def test_place_phase_highlights_each_legal_spot_and_lists_every_placement(
     assert html.count("<option value=") == len(view["legal"]["place"])
     assert 'name="expected_version" value="1"' not in html  # the game row says version 0
     assert 'name="expected_version" value="0"' in html
+
+
+def test_each_preview_shows_its_placements_tile_on_the_placements_hexes(
+    alice: User, bob: User
+) -> None:
+    """A preview is the tile in hand drawn once per way it lies (`<defs>`) and moved to its
+    place (`<use>`): moved there, its hexes are the placement's hexes, with their districts'
+    colours, and its ring is round the placement's own place."""
+    from games.boards.akropolis.drawing import HEX_RADIUS
+    from games.boards.akropolis.names import HEX_COLOURS
+
+    def centre(q: int, r: int) -> tuple[float, float]:  # axial hex layout, flat-topped
+        return 1.5 * q * HEX_RADIUS, 3**0.5 * (r + q / 2) * HEX_RADIUS
+
+    def polygon_centre(points: str) -> tuple[float, float]:
+        corners = [tuple(map(float, p.split(","))) for p in points.split()]
+        return sum(c[0] for c in corners) / 6, sum(c[1] for c in corners) / 6
+
+    def placing_in_a_grown_city(s: Any) -> bool:
+        view = ENGINE.view(s, 0)
+        return view["phase"] == "place" and 0 in view["to_move"] and len(view["cities"][0]) > 9
+
+    state = play_until(ENGINE.new_game(2, 7), placing_in_a_grown_city)
+    view = ENGINE.view(state, 0)
+    svg = city_svg(render_board(make_game(state, alice, bob), state, 0), 0)
+    tiles = {
+        name: re.findall(r'<polygon points="([^"]+)" fill="([^"]+)"/>', body)
+        for name, body in re.findall(r'<g id="([^"]+)" class="preview-tile">(.*?)</g>', svg)
+    }
+    previews = re.findall(
+        r'<g class="preview" data-index="(\d+)"[^>]*><use href="#([^"]+)" x="([^"]+)" '
+        r'y="([^"]+)"/><polygon class="anchor" points="([^"]+)"/>',
+        svg,
+    )
+    assert len(previews) == len(view["legal"]["place"]) > 0
+    assert len(tiles) <= 6  # one drawing per way the tile lies
+    for index, name, x, y, ring in previews:
+        option = view["legal"]["place"][int(index)]
+        drawn = sorted(
+            (round(cx + float(x)), round(cy + float(y)), fill)
+            for points, fill in tiles[name]
+            for cx, cy in [polygon_centre(points)]
+        )
+        wanted = sorted(
+            (
+                round(centre(h["q"], h["r"])[0]),
+                round(centre(h["q"], h["r"])[1]),
+                HEX_COLOURS[h["hex"].lower()],
+            )
+            for h in option["hexes"]
+        )
+        assert drawn == wanted
+        ring_x, ring_y = polygon_centre(ring)
+        assert (round(ring_x), round(ring_y)) == tuple(
+            round(v) for v in centre(option["q"], option["r"])
+        )
 
 
 def test_board_never_depends_on_the_hidden_stacks(alice: User, bob: User) -> None:

@@ -81,8 +81,9 @@ class PreviewHex(NamedTuple):
 @functools.lru_cache(maxsize=4096)
 def preview_hex(code: str, q: int, r: int, stars: int) -> PreviewHex:
     """A hex of a placement's preview as the preview draws it (no title, no ring): its
-    picture, its centre and its outline. Kept: the legal placements of a turn redraw the same
-    few hundred hexes, a thousand times and more on the mover's board."""
+    picture, its centre and its outline. `q` and `r` count from the placement's own place
+    (the preview's tile is drawn once, round that place, and shown at each place). Kept: the
+    turns of a game draw the same few hexes again and again."""
     x, y = hex_centre(q, r)
     points = hex_points(x, y, HEX_RADIUS - 1.5)
     drawn = f'<polygon points="{points}" fill="{HEX_COLOURS.get(code.lower(), "#cccccc")}"/>'
@@ -91,25 +92,34 @@ def preview_hex(code: str, q: int, r: int, stars: int) -> PreviewHex:
     return PreviewHex(drawn, round(x, 1), round(y, 1), points)
 
 
-def previews_svg(previews: list[dict[str, Any]]) -> SafeString:
+def previews_svg(seat: int, previews: list[dict[str, Any]]) -> SafeString:
     """The hidden preview of each legal placement (static/js shows the one in focus), written
-    here rather than in the template: a city offers a hundred placements and more, and the
-    template engine took most of a move's answer to write them. Every value is a number or one
-    of this module's colours, so nothing needs escaping."""
+    here rather than in the template: a city offers a hundred placements and more. The tile
+    in hand has a few ways to lie (its turns), each drawn once, round the place it is put on
+    (`<defs>`); a preview is that drawing moved to its place, with the place's ring and
+    level. (Each preview drawn whole made the mover's board two to three times as long.)
+    Every value is a number or one of this module's colours, so nothing needs escaping."""
+    shapes: dict[tuple[PreviewHex, ...], str] = {}
     parts = []
     for p in previews:
+        shape = shapes.setdefault(p["shape"], f"city-{seat}-tile-{len(shapes)}")
+        x, y = hex_centre(p["q"], p["r"])
+        ring = hex_points(x, y, HEX_RADIUS - 1.5)
         parts.append(
             f'<g class="preview" data-index="{p["index"]}" data-q="{p["q"]}" '
             f'data-r="{p["r"]}" data-rotation="{p["rotation"]}">'
+            f'<use href="#{shape}" x="{x:.1f}" y="{y:.1f}"/>'
+            # The chosen place's ring, drawn over the preview that would hide the place's own.
+            f'<polygon class="anchor" points="{ring}"/>'
+            f'<text class="level" x="{x:.1f}" y="{y:.1f}" dy="-11">{p["level"]}</text></g>\n'
         )
-        parts += [h.svg for h in p["hexes"]]
-        first = p["hexes"][0]
-        # The chosen place's ring, drawn over the preview that would hide the place's own.
-        parts.append(f'<polygon class="anchor" points="{first.points}"/>')
-        parts.append(
-            f'<text class="level" x="{first.x}" y="{first.y}" dy="-11">{p["level"]}</text></g>\n'
-        )
-    return mark_safe("".join(parts))
+    if not shapes:
+        return mark_safe("")
+    defs = "".join(
+        f'<g id="{name}" class="preview-tile">{"".join(h.svg for h in shape)}</g>'
+        for shape, name in shapes.items()
+    )
+    return mark_safe(f"<defs>{defs}</defs>\n{''.join(parts)}")
 
 
 def city(
@@ -131,12 +141,19 @@ def city(
         seen: set[tuple[int, int]] = set()
         for index, option in enumerate(view["legal"]["place"]):
             anchor = (option["q"], option["r"])
-            hexes = [
-                preview_hex(h["hex"], h["q"], h["r"], stars.get(h["hex"], 0) * h["hex"].isupper())
+            shape = tuple(
+                preview_hex(
+                    h["hex"],
+                    h["q"] - anchor[0],
+                    h["r"] - anchor[1],
+                    stars.get(h["hex"], 0) * h["hex"].isupper(),
+                )
                 for h in option["hexes"]
-            ]
-            previews.append({"index": index, "hexes": hexes, **anchor_fields(option)})
-            centres.extend((h.x, h.y) for h in hexes)
+            )
+            previews.append({"index": index, "shape": shape, **anchor_fields(option)})
+            for h in option["hexes"]:
+                x, y = hex_centre(h["q"], h["r"])
+                centres.append((round(x, 1), round(y, 1)))
             if anchor not in seen:
                 seen.add(anchor)
                 x, y = hex_centre(*anchor)
@@ -161,7 +178,7 @@ def city(
         "seat": seat,
         "cells": sorted(cells, key=lambda c: (c["level"], c["y"], c["x"])),
         "spots": spots,
-        "previews_svg": previews_svg(previews),
+        "previews_svg": previews_svg(seat, previews),
         "view_box": view_box(centres, HEX_RADIUS * 1.15),
         "marked": bool(marked),
     }
