@@ -245,14 +245,16 @@ def result_line(match: Match, result: GameResult) -> str:
 
 def read_results(path: Path, match: Match) -> dict[int, GameResult]:
     """The games of `match` a results file holds, by index (lines of other matches are left
-    out; a game written twice counts once)."""
+    out; a game written twice counts once; a line cut off by a run stopped while it wrote is
+    skipped, and that game is played again)."""
     found: dict[int, GameResult] = {}
     if not path.exists():
         return found
     for line in path.read_text().splitlines():
-        if not line.strip():
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
             continue
-        data = json.loads(line)
         recorded = data.pop("match")
         if Match(**{**recorded, "bots": tuple(recorded["bots"])}) != match:
             continue
@@ -324,6 +326,11 @@ def main(argv: list[str] | None = None) -> int:
     # The games of this match played before (the results file), then this run's.
     results = {} if run.results is None else read_results(run.results, match)
     results = {i: r for i, r in results.items() if i < run.games}
+    if run.results is not None and run.results.exists():
+        text = run.results.read_text()
+        if text and not text.endswith("\n"):  # a line cut off: the next game starts its own
+            with run.results.open("a") as out:
+                out.write("\n")
     count = run.games - run.first
     try:
         games = play_match(match, run.games, run.jobs, run.first)

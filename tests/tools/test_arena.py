@@ -89,6 +89,26 @@ def test_a_match_stopped_part_way_goes_on_from_its_next_game_and_sums_up_all_of_
     assert len(results.read_text().splitlines()) == 6
 
 
+def test_a_game_cut_off_while_it_was_written_is_played_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [TOY, "--players", "2", "--bots", "greedy,random", "--seed", "5"]
+    assert arena.main([*argv, "--games", "3"]) == 0
+    whole = summary_rows(capsys.readouterr().out)
+    results = tmp_path / "match.jsonl"
+    assert arena.main([*argv, "--games", "2", "--results", str(results)]) == 0
+    lines = results.read_text().splitlines()
+    # The run was stopped while it wrote its second game: half a line.
+    results.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2])
+    capsys.readouterr()
+    assert arena.main([*argv, "--games", "3", "--first", "1", "--results", str(results)]) == 0
+    out = capsys.readouterr().out
+    assert "3 games" in out.splitlines()[0]
+    assert summary_rows(out) == whole
+    match = arena.parse([*argv, "--games", "3"]).match
+    assert sorted(arena.read_results(results, match)) == [0, 1, 2]
+
+
 def test_a_results_file_counts_only_the_games_of_the_same_match(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
