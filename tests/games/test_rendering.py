@@ -50,7 +50,8 @@ def render_board(game: Game, state: Any, seat: int | None) -> str:
 
 
 def city_svg(html: str, seat: int) -> str:
-    match = re.search(rf'<svg class="city-svg[^"]*"[^>]*data-seat="{seat}"[^>]*>.*?</svg>', html, re.S)
+    city = rf'<svg class="city-svg[^"]*"[^>]*data-seat="{seat}"[^>]*>.*?</svg>'
+    match = re.search(city, html, re.S)
     assert match, f"no city drawn for seat {seat}"
     return match.group(0)
 

@@ -141,7 +141,7 @@ def city(
         seen: set[tuple[int, int]] = set()
         for index, option in enumerate(view["legal"]["place"]):
             anchor = (option["q"], option["r"])
-            shape = tuple(
+            drawing = tuple(
                 preview_hex(
                     h["hex"],
                     h["q"] - anchor[0],
@@ -150,7 +150,7 @@ def city(
                 )
                 for h in option["hexes"]
             )
-            previews.append({"index": index, "shape": shape, **anchor_fields(option)})
+            previews.append({"index": index, "shape": drawing, **anchor_fields(option)})
             for h in option["hexes"]:
                 x, y = hex_centre(h["q"], h["r"])
                 centres.append((round(x, 1), round(y, 1)))
