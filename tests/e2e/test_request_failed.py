@@ -68,6 +68,11 @@ def test_a_failed_move_is_told_and_the_next_one_goes_through(
         take.click()
         notice.wait_for(state="visible")
         assert notice.inner_text().strip() == said[when]
+        # It never takes a click meant for what lies beneath it.
+        box = notice.bounding_box()
+        assert box is not None
+        hit = "([x, y]) => document.elementFromPoint(x, y).closest('#request-failed') === null"
+        assert page.evaluate(hit, [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
         page.unroute(MOVES)
         assert version(page) == 0
     assert not Game.objects.get(pk=game.pk).moves.exists()
