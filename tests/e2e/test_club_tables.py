@@ -107,6 +107,20 @@ def test_each_point_of_the_rating_chart_says_its_game_on_focus_and_on_tap(
         assert page.errors == []
 
 
+def click_in_the_running_list(page: Any, link: str, url: str) -> None:
+    """Follow `link` of the club page's running games to `url`. The list is drawn again
+    whenever a bot moves: a click that met the list being swapped is made again, as a member
+    would."""
+    for _attempt in range(3):
+        page.locator(link).first.click()
+        try:
+            page.wait_for_url(url, timeout=6000)
+            return
+        except PlaywrightTimeoutError:
+            continue
+    page.wait_for_url(url)
+
+
 def test_from_the_club_page_to_a_profile_to_the_standings_and_back_to_a_game(
     asgi_server: str, new_page: Any
 ) -> None:
@@ -132,18 +146,9 @@ def test_from_the_club_page_to_a_profile_to_the_standings_and_back_to_a_game(
             User.objects.filter(pk=alice.pk).update(language=language)
             where = f"{width} px, {language}"
             page.goto(f"http://{asgi_server}/")
-            # The running games' list is drawn again whenever the bot moves: a click that met
-            # the list being swapped is made again, as a member would.
-            profile = f"**{reverse('accounts:member', args=['bob'])}"
-            for _attempt in range(3):
-                running = page.locator(f'#club-running [data-game="{game.pk}"]')
-                running.locator(f'a[href="{reverse("accounts:member", args=["bob"])}"]').click()
-                try:
-                    page.wait_for_url(profile, timeout=6000)
-                    break
-                except PlaywrightTimeoutError:
-                    continue
-            page.wait_for_url(profile)
+            running = f'#club-running [data-game="{game.pk}"]'
+            member = reverse("accounts:member", args=["bob"])
+            click_in_the_running_list(page, f'{running} a[href="{member}"]', f"**{member}")
             assert page.locator("h1").inner_text() == "Bob", where
             toggle = page.locator(".site-header .nav-toggle")
             if toggle.is_visible():
@@ -159,9 +164,7 @@ def test_from_the_club_page_to_a_profile_to_the_standings_and_back_to_a_game(
             page.go_back()
             page.go_back()
             page.wait_for_url(f"http://{asgi_server}/")
-            page.locator(
-                f'#club-running a[href="{reverse("games:play", args=[game.pk])}"]'
-            ).first.click()
-            page.wait_for_url(f"**{reverse('games:play', args=[game.pk])}")
+            play = reverse("games:play", args=[game.pk])
+            click_in_the_running_list(page, f'#club-running a[href="{play}"]', f"**{play}")
             assert page.locator("html").get_attribute("lang") == language, where
         assert page.errors == []
