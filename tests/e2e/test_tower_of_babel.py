@@ -143,9 +143,9 @@ def test_an_offer_stays_secret_until_every_offer_is_in(asgi_server: str, new_pag
     assert alice_page.errors == [] and bob_page.errors == []
 
 
-def test_an_offer_being_made_survives_another_seats_offer(asgi_server: str, new_page: Any) -> None:
-    """Bob is filling in his offer when Carol hands in hers, and the board is drawn anew: what
-    Bob entered is still there, so he hands in the offer he made, never an empty one unseen."""
+def bob_typing_an_offer_after_alices_build(asgi_server: str, new_page: Any) -> tuple[Any, Any, str]:
+    """Alice, Bob and Carol's game after Alice's build, and Bob's page with one card of the
+    kind her disc needs typed into his offer: the game, Bob's page and that kind."""
     alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
     carol = make_user("carol", display_name="Carol")
     seed, wonder, disc, kind = a_seed_where_alice_can_build()
@@ -160,12 +160,21 @@ def test_an_offer_being_made_survives_another_seats_offer(asgi_server: str, new_
     join_in_another_thread(game, bob)
     join_in_another_thread(game, carol)
     build = {"type": "build", "wonder": wonder, "disc": disc}
-    services.play_move(game_id=game.pk, seat=0, move=build, expected_version=0)
+    in_another_thread(
+        lambda: services.play_move(game_id=game.pk, seat=0, move=build, expected_version=0)
+    )
     bob_page = logged_in_page(new_page, asgi_server, bob)
     bob_page.goto(f"http://{asgi_server}/games/{game.pk}/")
     bob_page.wait_for_selector('#game-board[data-version="1"]')
+    bob_page.locator(f'form.tob-offer-form input[data-type="{kind}"]').fill("1")
+    return game, bob_page, kind
+
+
+def test_an_offer_being_made_survives_another_seats_offer(asgi_server: str, new_page: Any) -> None:
+    """Bob is filling in his offer when Carol hands in hers, and the board is drawn anew: what
+    Bob entered is still there, so he hands in the offer he made, never an empty one unseen."""
+    game, bob_page, kind = bob_typing_an_offer_after_alices_build(asgi_server, new_page)
     picker = f'form.tob-offer-form input[data-type="{kind}"]'
-    bob_page.locator(picker).fill("1")
     wanted = f'{{"type":"offer","cards":{{"{kind}":1}},"trading_card":false,"offer_bonus":false}}'
     chosen = "form.tob-offer-form select[name=move]"
     assert bob_page.locator(chosen).input_value() == wanted
@@ -195,28 +204,8 @@ def test_an_offer_being_made_survives_a_board_that_comes_while_another_settles(
     puts the member's input back only once it has settled the first): what Bob entered still
     comes back. The socket's message is dispatched at that moment, as the race would bring it;
     the page kept nothing then, and the input was lost."""
-    alice, bob = make_user("alice", display_name="Alice"), make_user("bob", display_name="Bob")
-    carol = make_user("carol", display_name="Carol")
-    seed, wonder, disc, kind = a_seed_where_alice_can_build()
-    game = services.create_game(
-        engine_slug="tower-of-babel",
-        players=3,
-        options={},
-        seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
-        created_by=alice,
-        seed=seed,
-    )
-    join_in_another_thread(game, bob)
-    join_in_another_thread(game, carol)
-    build = {"type": "build", "wonder": wonder, "disc": disc}
-    in_another_thread(
-        lambda: services.play_move(game_id=game.pk, seat=0, move=build, expected_version=0)
-    )
-    bob_page = logged_in_page(new_page, asgi_server, bob)
-    bob_page.goto(f"http://{asgi_server}/games/{game.pk}/")
-    bob_page.wait_for_selector('#game-board[data-version="1"]')
+    game, bob_page, kind = bob_typing_an_offer_after_alices_build(asgi_server, new_page)
     picker = f'form.tob-offer-form input[data-type="{kind}"]'
-    bob_page.locator(picker).fill("1")
 
     bob_page.evaluate(
         """([url]) => {

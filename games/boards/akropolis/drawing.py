@@ -13,7 +13,7 @@ import json
 import math
 import threading
 from collections import OrderedDict
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -71,25 +71,18 @@ def hex_shape(
     }
 
 
-class PreviewHex(NamedTuple):
-    svg: str
-    x: float
-    y: float
-    points: str
-
-
 @functools.lru_cache(maxsize=4096)
-def preview_hex(code: str, q: int, r: int, stars: int) -> PreviewHex:
-    """A hex of a placement's preview as the preview draws it (no title, no ring): its
-    picture, its centre and its outline. `q` and `r` count from the placement's own place
-    (the preview's tile is drawn once, round that place, and shown at each place). Kept: the
-    turns of a game draw the same few hexes again and again."""
+def preview_hex(code: str, q: int, r: int, stars: int) -> str:
+    """A hex of a placement's preview as the preview draws it (no title, no ring). `q` and
+    `r` count from the placement's own place (the preview's tile is drawn once, round that
+    place, and shown at each place). Kept: the turns of a game draw the same few hexes again
+    and again."""
     x, y = hex_centre(q, r)
     points = hex_points(x, y, HEX_RADIUS - 1.5)
     drawn = f'<polygon points="{points}" fill="{HEX_COLOURS.get(code.lower(), "#cccccc")}"/>'
     if stars:
         drawn += f'<text class="stars" x="{round(x, 1)}" y="{round(y, 1)}">{"★" * stars}</text>'
-    return PreviewHex(drawn, round(x, 1), round(y, 1), points)
+    return drawn
 
 
 def previews_svg(seat: int, previews: list[dict[str, Any]]) -> SafeString:
@@ -99,7 +92,7 @@ def previews_svg(seat: int, previews: list[dict[str, Any]]) -> SafeString:
     (`<defs>`); a preview is that drawing moved to its place, with the place's ring and
     level. (Each preview drawn whole made the mover's board two to three times as long.)
     Every value is a number or one of this module's colours, so nothing needs escaping."""
-    shapes: dict[tuple[PreviewHex, ...], str] = {}
+    shapes: dict[tuple[str, ...], str] = {}
     parts = []
     for p in previews:
         shape = shapes.setdefault(p["shape"], f"city-{seat}-tile-{len(shapes)}")
@@ -116,7 +109,7 @@ def previews_svg(seat: int, previews: list[dict[str, Any]]) -> SafeString:
     if not shapes:
         return mark_safe("")
     defs = "".join(
-        f'<g id="{name}" class="preview-tile">{"".join(h.svg for h in shape)}</g>'
+        f'<g id="{name}" class="preview-tile">{"".join(shape)}</g>'
         for shape, name in shapes.items()
     )
     return mark_safe(f"<defs>{defs}</defs>\n{''.join(parts)}")
