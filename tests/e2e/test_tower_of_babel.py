@@ -69,11 +69,15 @@ def test_two_members_and_a_bot_complete_a_build_with_secret_offers(
     wait_for_version_at_least(bob_page, 1)
     assert game.moves.get(number=0).payload == {"type": "build", "wonder": wonder, "disc": disc}
 
-    # Bob picks one card of the type with the picker and hands it in.
+    # Bob picks one card of the type with the picker and hands it in. The bot's offer may
+    # redraw his board just after he types: what he typed comes back and the move to hand in
+    # is judged again in the next turn of the page's event loop, so the move is waited for.
     form = bob_page.locator("form.tob-offer-form")
     form.locator(f'input[data-type="{kind}"]').fill("1")
-    assert form.locator("select[name=move]").input_value() == (
-        f'{{"type":"offer","cards":{{"{kind}":1}},"trading_card":false,"offer_bonus":false}}'
+    wanted = f'{{"type":"offer","cards":{{"{kind}":1}},"trading_card":false,"offer_bonus":false}}'
+    bob_page.wait_for_function(
+        "([css, value]) => document.querySelector(css).value === value",
+        arg=["form.tob-offer-form select[name=move]", wanted],
     )
     form.get_by_role("button", name="Hand in my offer").click()
 
