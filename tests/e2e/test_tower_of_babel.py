@@ -69,16 +69,11 @@ def test_two_members_and_a_bot_complete_a_build_with_secret_offers(
     wait_for_version_at_least(bob_page, 1)
     assert game.moves.get(number=0).payload == {"type": "build", "wonder": wonder, "disc": disc}
 
-    # Bob picks one card of the type with the picker and hands it in. The bot's offer may
-    # redraw his board just after he types: what he typed comes back and the move to hand in
-    # is judged again in the next turn of the page's event loop, so the move is waited for.
+    # Bob picks one card of the type with the picker and hands it in (the bot's offer may
+    # redraw his board just after he types).
     form = bob_page.locator("form.tob-offer-form")
     form.locator(f'input[data-type="{kind}"]').fill("1")
-    wanted = f'{{"type":"offer","cards":{{"{kind}":1}},"trading_card":false,"offer_bonus":false}}'
-    bob_page.wait_for_function(
-        "([css, value]) => document.querySelector(css).value === value",
-        arg=["form.tob-offer-form select[name=move]", wanted],
-    )
+    wait_for_move_to_hand_in(bob_page, one_card_offer(kind))
     form.get_by_role("button", name="Hand in my offer").click()
 
     # The bot offers by itself; once every offer is in, all are shown to everyone.
@@ -147,6 +142,24 @@ def test_an_offer_stays_secret_until_every_offer_is_in(asgi_server: str, new_pag
     assert alice_page.errors == [] and bob_page.errors == []
 
 
+# The move Bob's offer form hands in, as its picker has judged what he typed.
+MOVE_TO_HAND_IN = "form.tob-offer-form select[name=move]"
+
+
+def one_card_offer(kind: str) -> str:
+    """The offer move of one card of `kind`, as the offer form writes it."""
+    return f'{{"type":"offer","cards":{{"{kind}":1}},"trading_card":false,"offer_bonus":false}}'
+
+
+def wait_for_move_to_hand_in(page: Any, move: str) -> None:
+    """Wait until the offer form hands in `move`: after a board is drawn anew, the input put
+    back is judged again one turn of the page's event loop later."""
+    page.wait_for_function(
+        "([css, value]) => document.querySelector(css).value === value",
+        arg=[MOVE_TO_HAND_IN, move],
+    )
+
+
 def bob_typing_an_offer_after_alices_build(asgi_server: str, new_page: Any) -> tuple[Any, Any, str]:
     """Alice, Bob and Carol's game after Alice's build, and Bob's page with one card of the
     kind her disc needs typed into his offer: the game, Bob's page and that kind."""
@@ -179,9 +192,8 @@ def test_an_offer_being_made_survives_another_seats_offer(asgi_server: str, new_
     Bob entered is still there, so he hands in the offer he made, never an empty one unseen."""
     game, bob_page, kind = bob_typing_an_offer_after_alices_build(asgi_server, new_page)
     picker = f'form.tob-offer-form input[data-type="{kind}"]'
-    wanted = f'{{"type":"offer","cards":{{"{kind}":1}},"trading_card":false,"offer_bonus":false}}'
-    chosen = "form.tob-offer-form select[name=move]"
-    assert bob_page.locator(chosen).input_value() == wanted
+    wanted = one_card_offer(kind)
+    assert bob_page.locator(MOVE_TO_HAND_IN).input_value() == wanted
 
     nothing = {"type": "offer", "cards": {}, "trading_card": False, "offer_bonus": False}
     in_another_thread(
@@ -192,9 +204,7 @@ def test_an_offer_being_made_survives_another_seats_offer(asgi_server: str, new_
     # opened after Carol's offer fetches it) gets it back once htmx has settled it.
     wait_until_settled(bob_page)
     assert bob_page.locator(picker).input_value() == "1"
-    bob_page.wait_for_function(
-        "([css, value]) => document.querySelector(css).value === value", arg=[chosen, wanted]
-    )
+    wait_for_move_to_hand_in(bob_page, wanted)
     bob_page.locator("form.tob-offer-form").get_by_role("button", name="Hand in my offer").click()
     wait_for_version(bob_page, 3)
     assert game.moves.get(number=2).payload["cards"] == {kind: 1}
