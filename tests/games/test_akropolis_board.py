@@ -35,7 +35,7 @@ def test_kept_cities_draw_the_same_boards_as_drawing_from_nothing(alice, players
         play_random_moves(game, count=5)
         game.refresh_from_db()
         kept = boards_of(game)
-        drawing._drawn_cities.clear()
+        drawing.forget_drawn_cities()
         assert boards_of(game) == kept
 
 
@@ -49,7 +49,7 @@ def test_a_city_that_did_not_change_is_not_drawn_again(alice, monkeypatch) -> No
         return real(city)
 
     monkeypatch.setattr(drawing, "city_svg", counting)
-    drawing._drawn_cities.clear()
+    drawing.forget_drawn_cities()
     rendering.board_html(game=game, seat=None)
     assert len(drawn) == 3  # three cities, none kept yet
     drawn.clear()
@@ -64,6 +64,41 @@ def test_a_city_that_did_not_change_is_not_drawn_again(alice, monkeypatch) -> No
     assert len(drawn) == 0
     rendering.board_html(game=game, seat=1)
     assert drawn == [1]
+
+
+def test_a_server_watching_two_hundred_games_finds_their_cities_again(monkeypatch) -> None:
+    # A server of the 200-game load test draws each game's two cities for the seat and for
+    # spectators between two moves of one game: the first game's cities must still be kept
+    # when its next board is drawn. (Each city here is a look of its own by its owner's name.)
+    state = ENGINE.new_game(2, 7)
+    view = ENGINE.view(state, None)
+    drawn: list[int] = []
+    real = drawing.city_svg
+
+    def counting(city: dict[str, Any]) -> Any:
+        drawn.append(city["seat"])
+        return real(city)
+
+    monkeypatch.setattr(drawing, "city_svg", counting)
+    drawing.forget_drawn_cities()
+    looks = [(f"Member {game}", seat) for game in range(200) for seat in (0, 1)] * 2
+    for name, seat in looks:
+        drawing.drawn_city(view, seat, name, is_mine=False, with_moves=False, marked=set())
+    assert len(drawn) == 400  # each look drawn once, found again the second time round
+
+
+def test_the_kept_cities_stay_within_their_size(monkeypatch) -> None:
+    state = ENGINE.new_game(2, 7)
+    view = ENGINE.view(state, None)
+    one = drawing.drawn_city(view, 0, "Ann", is_mine=False, with_moves=False, marked=set())
+    monkeypatch.setattr(drawing, "KEEP_DRAWN_CITIES_CHARACTERS", 10 * len(one["svg"]))
+    drawing.forget_drawn_cities()
+    for n in range(50):
+        drawing.drawn_city(view, 0, f"Ann {n}", is_mine=False, with_moves=False, marked=set())
+        kept = sum(len(c["svg"]) for c in drawing._drawn_cities.values())
+        assert kept <= drawing.KEEP_DRAWN_CITIES_CHARACTERS
+        assert kept == drawing._drawn_cities_characters
+    assert 5 <= len(drawing._drawn_cities) <= 10
 
 
 def spot_over_a_plaza(state: Any) -> dict[str, Any] | None:

@@ -41,7 +41,10 @@ def drawn_after(slug: str, state: Any, seat: int, move: dict, *, in_recent: bool
 
 
 def marked(drawing: dict) -> bool:
-    return '"last": true' in json.dumps(drawing, default=list)
+    """Whether the drawing marks a last move: a part of it flagged `last`, or a city picture
+    drawn with the last move's outline (Akropolis keeps its cities as pictures)."""
+    text = json.dumps(drawing, default=list)
+    return '"last": true' in text or 'class=\\"last-move-outline\\"' in text
 
 
 @pytest.mark.parametrize(

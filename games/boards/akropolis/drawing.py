@@ -177,11 +177,18 @@ def city(
     }
 
 
-# Drawn cities of this process (their data and picture), by all they show. A move changes one
-# city at most, and the cities are most of a board's drawing time, so the live hub's next board
-# (and the other viewpoints' boards of the same move) take the unchanged ones from here.
-KEEP_DRAWN_CITIES = 256
+# Drawn cities of this process (the picture and what the board's template shows beside it), by
+# all they show. A move changes one city at most, and the cities are most of a board's drawing
+# time, so the live hub's next board (and the other viewpoints' boards of the same move) take
+# the unchanged ones from here. A server watching 200 games holds 400 cities or more at once
+# (each game's cities, for the seat and for spectators), and kept by count alone (256) the
+# oldest went before their game's next move came: nothing was found again. Each entry is its
+# picture and a few fields (about 15 kB in a late game; the drawing data behind it, 55 kB, is
+# not kept), within a count and a size.
+KEEP_DRAWN_CITIES = 2048
+KEEP_DRAWN_CITIES_CHARACTERS = 16 * 2**20
 _drawn_cities: OrderedDict[bytes, dict[str, Any]] = OrderedDict()
+_drawn_cities_characters = 0
 _drawn_cities_lock = threading.Lock()
 
 
@@ -194,8 +201,10 @@ def drawn_city(
     with_moves: bool,
     marked: set[tuple[int, int]],
 ) -> dict[str, Any]:
-    """`city` with its name, owner flag and picture (`svg`), in the active language. A city
-    offering placements is drawn each time; the others are drawn once per look."""
+    """A city as the board's template shows it: its seat, name, owner flag, whether it holds
+    the last move's marks, and its picture (`svg`, from `city`), in the active language. A
+    city offering placements is drawn each time; the others are drawn once per look."""
+    global _drawn_cities_characters
     key = None
     if not with_moves:
         look = (get_language(), seat, name, is_mine, sorted(marked), view["cities"][seat])
@@ -205,15 +214,34 @@ def drawn_city(
             if found is not None:
                 _drawn_cities.move_to_end(key)
                 return dict(found)
-    drawn = city(view, seat, with_moves=with_moves, marked=marked)
-    drawn["name"], drawn["is_mine"] = name, is_mine
-    drawn["svg"] = city_svg(drawn)
+    data = city(view, seat, with_moves=with_moves, marked=marked)
+    data["name"], data["is_mine"] = name, is_mine
+    drawn = {
+        "seat": seat,
+        "name": name,
+        "is_mine": is_mine,
+        "marked": data["marked"],
+        "svg": city_svg(data),
+    }
     if key is not None:
         with _drawn_cities_lock:
-            _drawn_cities[key] = drawn
-            while len(_drawn_cities) > KEEP_DRAWN_CITIES:
-                _drawn_cities.popitem(last=False)
+            if key not in _drawn_cities:
+                _drawn_cities[key] = drawn
+                _drawn_cities_characters += len(drawn["svg"])
+            while _drawn_cities and (
+                len(_drawn_cities) > KEEP_DRAWN_CITIES
+                or _drawn_cities_characters > KEEP_DRAWN_CITIES_CHARACTERS
+            ):
+                _drawn_cities_characters -= len(_drawn_cities.popitem(last=False)[1]["svg"])
     return dict(drawn)
+
+
+def forget_drawn_cities() -> None:
+    """Drop every kept city (tests draw a board from nothing)."""
+    global _drawn_cities_characters
+    with _drawn_cities_lock:
+        _drawn_cities.clear()
+        _drawn_cities_characters = 0
 
 
 def anchor_fields(option: dict[str, Any]) -> dict[str, Any]:
