@@ -25,14 +25,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import importlib
 import json
 import math
+import signal
 import statistics
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -164,18 +166,20 @@ def _play_game(match: Match, index: int, clock: Callable[[], float]) -> GameResu
     )
 
 
-def play_match(match: Match, games: int, jobs: int = 1, first: int = 0) -> Iterator[GameResult]:
+def play_match(
+    match: Match, games: int, jobs: int = 1, first: int = 0
+) -> Generator[GameResult, None, None]:
     """Games `first` to `games - 1` of the match, in order."""
     if jobs <= 1:
         for index in range(first, games):
             yield play_game(match, index)
         return
     # Fresh processes (not forks): the caller may run threads (a test server), and a fork
-    # copies any lock one of them holds, which can hang the child.
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-        futures = [pool.submit(play_game, match, index) for index in range(first, games)]
-        for future in futures:
-            yield future.result()
+    # copies any lock one of them holds, which can hang the child. However the match ends
+    # (finished, a failed game, Ctrl-C, SIGTERM: `main`), leaving the block terminates the
+    # processes; a pool left to itself kept playing its games with no one to report to.
+    with get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(functools.partial(play_game, match), range(first, games))
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -320,6 +324,10 @@ def parse(argv: list[str] | None) -> Run:
     return Run(match, args.games, args.jobs, args.first, args.results)
 
 
+def stopped_by_signal(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"stopped by signal {signum}")
+
+
 def main(argv: list[str] | None = None) -> int:
     run = parse(argv)
     match = run.match
@@ -332,8 +340,13 @@ def main(argv: list[str] | None = None) -> int:
             with run.results.open("a") as out:
                 out.write("\n")
     count = run.games - run.first
+    # A match stopped with SIGTERM (`kill`, a time limit) ends as one stopped with Ctrl-C: its
+    # game processes end with it (`play_match`), and the games finished so far stay in the
+    # results file.
+    main_thread = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, stopped_by_signal) if main_thread else None
+    games = play_match(match, run.games, run.jobs, run.first)
     try:
-        games = play_match(match, run.games, run.jobs, run.first)
         for done, result in enumerate(games, start=1):
             results[result.index] = result
             print(game_line(match, result, done, count), file=sys.stderr, flush=True)
@@ -343,6 +356,13 @@ def main(argv: list[str] | None = None) -> int:
     except GameFailed as failed:
         print(f"stopped: {failed}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"stopped: {len(results)} of the match's games finished", file=sys.stderr)
+        return 130
+    finally:
+        games.close()
+        if main_thread:
+            signal.signal(signal.SIGTERM, before)
     print(summary(match, [results[i] for i in sorted(results)]))
     return 0
 

@@ -6,6 +6,9 @@ import itertools
 import json
 import pickle
 import re
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -229,3 +232,61 @@ def test_under_the_cpu_clock_the_search_ends_when_the_process_time_says_so(
     assert times and all(t == int(t) >= 1 for t in times)
     # The site's searches keep wall time.
     assert turn_mcts.clock is time.perf_counter
+
+
+def children_of(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (Linux's /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # it ended meanwhile
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended; only its exit status is left
+
+
+@pytest.mark.slow
+def test_a_match_stopped_with_sigterm_ends_its_game_processes(tmp_path: Path) -> None:
+    # `kill` of a long match with `--jobs`: the processes playing its games end with it, and
+    # the games it finished are in its results file. (They went on playing before.)
+    results = tmp_path / "match.jsonl"
+    argv = [TOY, "--players", "2", "--bots", "hard,hard", "--seed", "5", "--games", "40"]
+    argv += ["--budget", "0.3", "--jobs", "2", "--results", str(results)]
+    root = Path(__file__).resolve().parents[2]
+    match = subprocess.Popen(
+        [sys.executable, "-m", "tools.arena", *argv],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (results.exists() and results.read_text().count("\n") >= 1):
+            assert match.poll() is None and time.monotonic() < deadline, "no game finished"
+            time.sleep(0.1)
+        players = children_of(match.pid)
+        assert len([p for p in players if alive(p)]) >= 2  # the two game processes, busy
+        match.send_signal(signal.SIGTERM)
+        _out, err = match.communicate(timeout=30)
+    finally:
+        if match.poll() is None:
+            match.kill()
+    assert match.returncode == 130
+    finished = len(results.read_text().splitlines())
+    assert f"stopped: {finished} of the match's games finished" in err
+    assert 1 <= finished < 40
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in players) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(p) for p in players)
