@@ -20,10 +20,12 @@ from django.conf import settings  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from infra import announce, memory, timing  # noqa: E402
 from infra.middleware import RefuseNulSockets  # noqa: E402
+from infra.request_threads import ReusedThreads  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # Each request's synchronous code on a thread kept between requests (infra/request_threads).
+        "http": ReusedThreads(django_asgi_app),
         # Channels' AuthMiddlewareStack, with NUL refused before the session is read.
         "websocket": AllowedHostsOriginValidator(
             CookieMiddleware(
