@@ -39,17 +39,23 @@ def test_kept_cities_draw_the_same_boards_as_drawing_from_nothing(alice, players
         assert boards_of(game) == kept
 
 
-def test_a_city_that_did_not_change_is_not_drawn_again(alice, monkeypatch) -> None:
-    game = build_game(alice, "normal", "normal", seed=5)
-    drawn: list[int] = []
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seat of each city drawn from here on (none kept yet)."""
+    seats: list[int] = []
     real = drawing.city_svg
 
     def counting(city: dict[str, Any]) -> Any:
-        drawn.append(city["seat"])
+        seats.append(city["seat"])
         return real(city)
 
     monkeypatch.setattr(drawing, "city_svg", counting)
     drawing.forget_drawn_cities()
+    return seats
+
+
+def test_a_city_that_did_not_change_is_not_drawn_again(alice, drawn: list[int]) -> None:
+    game = build_game(alice, "normal", "normal", seed=5)
     rendering.board_html(game=game, seat=None)
     assert len(drawn) == 3  # three cities, none kept yet
     drawn.clear()
@@ -66,21 +72,11 @@ def test_a_city_that_did_not_change_is_not_drawn_again(alice, monkeypatch) -> No
     assert drawn == [1]
 
 
-def test_a_server_watching_two_hundred_games_finds_their_cities_again(monkeypatch) -> None:
+def test_a_server_watching_two_hundred_games_finds_their_cities_again(drawn: list[int]) -> None:
     # A server of the 200-game load test draws each game's two cities for the seat and for
     # spectators between two moves of one game: the first game's cities must still be kept
     # when its next board is drawn. (Each city here is a look of its own by its owner's name.)
-    state = ENGINE.new_game(2, 7)
-    view = ENGINE.view(state, None)
-    drawn: list[int] = []
-    real = drawing.city_svg
-
-    def counting(city: dict[str, Any]) -> Any:
-        drawn.append(city["seat"])
-        return real(city)
-
-    monkeypatch.setattr(drawing, "city_svg", counting)
-    drawing.forget_drawn_cities()
+    view = ENGINE.view(ENGINE.new_game(2, 7), None)
     looks = [(f"Member {game}", seat) for game in range(200) for seat in (0, 1)] * 2
     for name, seat in looks:
         drawing.drawn_city(view, seat, name, is_mine=False, with_moves=False, marked=set())
