@@ -427,19 +427,32 @@ def start_site(
     for name, argv in ((workers.PLAY, play), (workers.HEAVY, heavy)):
         started.append(livestack.start(argv, logs / f"{name}.log", env))
     livestack.wait_for_port(port, site)
-    # The play worker's processes and the first one's beat, the heavy worker's pool (a ping
-    # would need a broadcast, which the embedded filesystem broker has not).
+    names = [f"ASGI server ({serve.SITE})", "play worker", "heavy worker"]
+    processes = [Process(n, p.pid) for n, p in zip(names, started, strict=True)]
+    whole_pools(processes, started, 180)
+    return f"127.0.0.1:{port}", processes
+
+
+def whole_pools(
+    processes: list[Process], started: list[subprocess.Popen[bytes]], timeout: float
+) -> None:
+    """Wait until each Celery worker has all its processes: the play worker's and the first
+    one's beat, the heavy worker's pool (a ping would need a broadcast, which the embedded
+    filesystem broker has not). At the start, and before each table of the processes: the
+    heavy worker replaces its pool process after each task, and a table read before the new
+    one came would miss it."""
     wanted = {
-        started[1].pid: workers.play_processes() + 1,
-        started[2].pid: workers.heavy_concurrency(),
+        proc.pid: workers.play_processes() + 1
+        if proc.name == "play worker"
+        else workers.heavy_concurrency()
+        for proc in processes
+        if proc.name in ("play worker", "heavy worker")
     }
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + timeout
     while any(len(descendants(pid)) < n for pid, n in wanted.items()):
         if time.monotonic() > deadline or any(p.poll() is not None for p in started):
             raise CommandError("the Celery workers did not start their children")
         time.sleep(0.5)
-    names = [f"ASGI server ({serve.SITE})", "play worker", "heavy worker"]
-    return f"127.0.0.1:{port}", [Process(n, p.pid) for n, p in zip(names, started, strict=True)]
 
 
 def run(options: argparse.Namespace) -> list[float]:
@@ -457,6 +470,7 @@ def run(options: argparse.Namespace) -> list[float]:
     try:
         server, processes = start_site(env, options.var_dir, started)
         time.sleep(options.settle)
+        whole_pools(processes, started, 60)
         lines, total = pss_table(processes)
         print("\n".join(["Idle, before the first evening:", *lines]))
         print(f"PSS total: {total:.1f} MB", flush=True)
@@ -478,6 +492,7 @@ def run(options: argparse.Namespace) -> list[float]:
                 print(f"PSS total: {total:.1f} MB", flush=True)
                 raise
             time.sleep(options.settle)
+            whole_pools(processes, started, 60)
             lines, total = pss_table(processes)
             took = time.monotonic() - begin
             print("\n".join([f"After evening {number} ({took:.0f} s):", *lines]))
