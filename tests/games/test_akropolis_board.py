@@ -6,6 +6,7 @@ tiles the board module writes are the ones their template wrote."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -87,13 +88,13 @@ def test_the_kept_cities_stay_within_their_size(monkeypatch) -> None:
     state = ENGINE.new_game(2, 7)
     view = ENGINE.view(state, None)
     one = drawing.drawn_city(view, 0, "Ann", is_mine=False, with_moves=False, marked=set())
-    monkeypatch.setattr(drawing, "KEEP_DRAWN_CITIES_CHARACTERS", 10 * len(one["svg"]))
+    monkeypatch.setattr(drawing, "KEEP_DRAWN_CITIES_BYTES", 10 * sys.getsizeof(one["svg"]))
     drawing.forget_drawn_cities()
     for n in range(50):
         drawing.drawn_city(view, 0, f"Ann {n}", is_mine=False, with_moves=False, marked=set())
-        kept = sum(len(c["svg"]) for c in drawing._drawn_cities.values())
-        assert kept <= drawing.KEEP_DRAWN_CITIES_CHARACTERS
-        assert kept == drawing._drawn_cities_characters
+        kept = sum(sys.getsizeof(c["svg"]) for c in drawing._drawn_cities.values())
+        assert kept <= drawing.KEEP_DRAWN_CITIES_BYTES
+        assert kept == drawing._drawn_cities_bytes
     assert 5 <= len(drawing._drawn_cities) <= 10
 
 

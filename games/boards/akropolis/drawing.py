@@ -11,6 +11,7 @@ import functools
 import hashlib
 import json
 import math
+import sys
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -183,12 +184,12 @@ def city(
 # the unchanged ones from here. A server watching 200 games holds 400 cities or more at once
 # (each game's cities, for the seat and for spectators), and kept by count alone (256) the
 # oldest went before their game's next move came: nothing was found again. Each entry is its
-# picture and a few fields (about 15 kB in a late game; the drawing data behind it, 55 kB, is
-# not kept), within a count and a size.
+# picture and a few fields (about 30 kB in a late game: its ★ makes Python keep the text at two
+# bytes a character; the drawing data behind it, 55 kB, is not kept), within a count and a size.
 KEEP_DRAWN_CITIES = 2048
-KEEP_DRAWN_CITIES_CHARACTERS = 16 * 2**20
+KEEP_DRAWN_CITIES_BYTES = 16 * 2**20
 _drawn_cities: OrderedDict[bytes, dict[str, Any]] = OrderedDict()
-_drawn_cities_characters = 0
+_drawn_cities_bytes = 0
 _drawn_cities_lock = threading.Lock()
 
 
@@ -204,7 +205,7 @@ def drawn_city(
     """A city as the board's template shows it: its seat, name, owner flag, whether it holds
     the last move's marks, and its picture (`svg`, from `city`), in the active language. A
     city offering placements is drawn each time; the others are drawn once per look."""
-    global _drawn_cities_characters
+    global _drawn_cities_bytes
     key = None
     if not with_moves:
         look = (get_language(), seat, name, is_mine, sorted(marked), view["cities"][seat])
@@ -227,21 +228,21 @@ def drawn_city(
         with _drawn_cities_lock:
             if key not in _drawn_cities:
                 _drawn_cities[key] = drawn
-                _drawn_cities_characters += len(drawn["svg"])
+                _drawn_cities_bytes += sys.getsizeof(drawn["svg"])
             while _drawn_cities and (
                 len(_drawn_cities) > KEEP_DRAWN_CITIES
-                or _drawn_cities_characters > KEEP_DRAWN_CITIES_CHARACTERS
+                or _drawn_cities_bytes > KEEP_DRAWN_CITIES_BYTES
             ):
-                _drawn_cities_characters -= len(_drawn_cities.popitem(last=False)[1]["svg"])
+                _drawn_cities_bytes -= sys.getsizeof(_drawn_cities.popitem(last=False)[1]["svg"])
     return dict(drawn)
 
 
 def forget_drawn_cities() -> None:
     """Drop every kept city (tests draw a board from nothing)."""
-    global _drawn_cities_characters
+    global _drawn_cities_bytes
     with _drawn_cities_lock:
         _drawn_cities.clear()
-        _drawn_cities_characters = 0
+        _drawn_cities_bytes = 0
 
 
 def anchor_fields(option: dict[str, Any]) -> dict[str, Any]:
