@@ -69,6 +69,8 @@ VAR = livestack.ROOT / "var" / "evening"  # the embedded defaults' place (`--var
 class Process:
     name: str  # what `make run` calls it
     pid: int
+    # The processes it runs below it once started (a Celery worker's pool and beat).
+    pool: int = 0
 
 
 def children(pid: int) -> list[int]:
@@ -427,8 +429,12 @@ def start_site(
     for name, argv in ((workers.PLAY, play), (workers.HEAVY, heavy)):
         started.append(livestack.start(argv, logs / f"{name}.log", env))
     livestack.wait_for_port(port, site)
-    names = [f"ASGI server ({serve.SITE})", "play worker", "heavy worker"]
-    processes = [Process(n, p.pid) for n, p in zip(names, started, strict=True)]
+    # The play worker's processes and the first one's beat, the heavy worker's pool.
+    processes = [
+        Process(f"ASGI server ({serve.SITE})", site.pid),
+        Process("play worker", started[1].pid, workers.play_processes() + 1),
+        Process("heavy worker", started[2].pid, workers.heavy_concurrency()),
+    ]
     whole_pools(processes, started, 180)
     return f"127.0.0.1:{port}", processes
 
@@ -436,20 +442,12 @@ def start_site(
 def whole_pools(
     processes: list[Process], started: list[subprocess.Popen[bytes]], timeout: float
 ) -> None:
-    """Wait until each Celery worker has all its processes: the play worker's and the first
-    one's beat, the heavy worker's pool (a ping would need a broadcast, which the embedded
-    filesystem broker has not). At the start, and before each table of the processes: the
-    heavy worker replaces its pool process after each task, and a table read before the new
-    one came would miss it."""
-    wanted = {
-        proc.pid: workers.play_processes() + 1
-        if proc.name == "play worker"
-        else workers.heavy_concurrency()
-        for proc in processes
-        if proc.name in ("play worker", "heavy worker")
-    }
+    """Wait until each Celery worker has all its processes (`Process.pool`; a ping would need
+    a broadcast, which the embedded filesystem broker has not). At the start, and before each
+    table of the processes: the heavy worker replaces its pool process after each task, and a
+    table read before the new one came would miss it."""
     deadline = time.monotonic() + timeout
-    while any(len(descendants(pid)) < n for pid, n in wanted.items()):
+    while any(len(descendants(proc.pid)) < proc.pool for proc in processes):
         if time.monotonic() > deadline or any(p.poll() is not None for p in started):
             raise CommandError("the Celery workers did not start their children")
         time.sleep(0.5)

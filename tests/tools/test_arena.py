@@ -19,7 +19,7 @@ from games.bots import turn_mcts
 from games.engines.base import IllegalMove
 from games.services.common import GameError
 from tests.games.bots.toy_engine import ROW_TWO_CLOSED
-from tools import arena
+from tools import arena, evening
 
 TOY = "tests.games.bots.toy_engine:ENGINE"
 
@@ -234,19 +234,6 @@ def test_under_the_cpu_clock_the_search_ends_when_the_process_time_says_so(
     assert turn_mcts.clock is time.perf_counter
 
 
-def children_of(pid: int) -> set[int]:
-    """The processes whose parent is `pid` (Linux's /proc)."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # it ended meanwhile
-        if int(fields[1]) == pid:
-            found.add(int(stat.parent.name))
-    return found
-
-
 def alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -275,7 +262,7 @@ def test_a_match_stopped_with_sigterm_ends_its_game_processes(tmp_path: Path) ->
         while not (results.exists() and results.read_text().count("\n") >= 1):
             assert match.poll() is None and time.monotonic() < deadline, "no game finished"
             time.sleep(0.1)
-        players = children_of(match.pid)
+        players = evening.children(match.pid)
         assert len([p for p in players if alive(p)]) >= 2  # the two game processes, busy
         match.send_signal(signal.SIGTERM)
         _out, err = match.communicate(timeout=30)
