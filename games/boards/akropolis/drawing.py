@@ -116,46 +116,83 @@ def previews_svg(seat: int, previews: list[dict[str, Any]]) -> SafeString:
     return mark_safe(f"<defs>{defs}</defs>\n{''.join(parts)}")
 
 
+@functools.lru_cache(maxsize=8192)
+def city_cell(
+    language: str, code: str, q: int, r: int, level: int, name: str, stars: int, last: bool
+) -> tuple[tuple[int, float, float], float, float, str]:
+    """One hex of a city as its picture writes it: where it sorts (lower levels first, then
+    top to bottom and left to right), its centre and its markup, in `language`, the active
+    one. Kept: a move changes three hexes of one city, and each hex of a city is written for
+    every viewpoint's board after every move (a kept city is of no use once it changed)."""
+    c = hex_shape(code, q, r, level, {code: name}, {code: stars})
+    points = c["points"]
+    classes = f"hex level-{level}{' plaza' if c['plaza'] else ''}{' last-move' if last else ''}"
+    parts = [
+        f'<g class="{classes}" data-q="{q}" data-r="{r}" '
+        f'data-hex="{conditional_escape(c["kind"])}" data-level="{level}">'
+        f'<title>{conditional_escape(c["title"])}</title><polygon points="{points}" '
+        f'fill="{c["fill"]}"/><polygon class="shade" points="{points}"/>'
+    ]
+    if c["plaza"]:
+        parts.append(
+            f'<polygon class="plaza-ring" points="{c["inner"]}"/>'
+            f'<text class="stars" x="{c["x"]}" y="{c["y"]}">{c["stars"]}</text>'
+        )
+    if level > 1:
+        parts.append(f'<text class="level" x="{c["x"]}" y="{c["y"]}" dy="-11">{level}</text>')
+    parts.append("</g>\n")
+    return (level, c["y"], c["x"]), c["x"], c["y"], "".join(parts)
+
+
 def city(
     view: dict[str, Any], seat: int, *, with_moves: bool, marked: set[tuple[int, int]]
 ) -> dict[str, Any]:
     """Drawing data for one city; with the legal placements when `with_moves`."""
     geometry = view["geometry"]
     names, stars = geometry["hex_names"], geometry["plaza_stars"]
+    language = get_language()
     cells = []
     for cell in view["cities"][seat]:
-        shape = hex_shape(cell["top"], cell["q"], cell["r"], cell["level"], names, stars)
-        shape["last"] = (cell["q"], cell["r"]) in marked
-        cells.append(shape)
+        code, q, r = cell["top"], cell["q"], cell["r"]
+        last = (q, r) in marked
+        order, x, y, markup = city_cell(
+            language, code, q, r, cell["level"], names.get(code, code), stars.get(code, 0), last
+        )
+        cells.append(
+            {"order": order, "x": x, "y": y, "markup": markup, "last": last, "q": q, "r": r}
+        )
     centres = [(c["x"], c["y"]) for c in cells]
-    beneath = {(c["q"], c["r"]): c for c in cells}
     spots: list[dict[str, Any]] = []
     previews: list[dict[str, Any]] = []
     if with_moves:
+        beneath = {(c["q"], c["r"]): c for c in view["cities"][seat]}
+        # The placements of one rotation cover the same hexes round their own place
+        # (engines/akropolis/view.py: the rotation's shape moved to the place), so each
+        # rotation's preview and the centres it adds are worked out once.
+        shapes: dict[int, tuple[tuple[str, ...], list[tuple[int, int]]]] = {}
+        covered: set[tuple[int, int]] = set()
         seen: set[tuple[int, int]] = set()
         for index, option in enumerate(view["legal"]["place"]):
             anchor = (option["q"], option["r"])
-            drawing = tuple(
-                preview_hex(
-                    h["hex"],
-                    h["q"] - anchor[0],
-                    h["r"] - anchor[1],
-                    stars.get(h["hex"], 0) * h["hex"].isupper(),
+            shape = shapes.get(option["rotation"])
+            if shape is None:
+                offsets = [(h["q"] - anchor[0], h["r"] - anchor[1]) for h in option["hexes"]]
+                drawing = tuple(
+                    preview_hex(h["hex"], dq, dr, stars.get(h["hex"], 0) * h["hex"].isupper())
+                    for h, (dq, dr) in zip(option["hexes"], offsets, strict=True)
                 )
-                for h in option["hexes"]
-            )
-            previews.append({"index": index, "shape": drawing, **anchor_fields(option)})
-            for h in option["hexes"]:
-                x, y = hex_centre(h["q"], h["r"])
-                centres.append((round(x, 1), round(y, 1)))
+                shape = shapes[option["rotation"]] = (drawing, offsets)
+            previews.append({"index": index, "shape": shape[0], **anchor_fields(option)})
+            covered.update((anchor[0] + dq, anchor[1] + dr) for dq, dr in shape[1])
             if anchor not in seen:
                 seen.add(anchor)
                 x, y = hex_centre(*anchor)
                 title = _("Place the tile here (level %(level)s)") % {"level": option["level"]}
                 below = beneath.get(anchor)
                 if below is not None:
+                    label = hex_shape(below["top"], 0, 0, 0, names, stars)["label"]
                     words = _("Place the tile here (level %(level)s); beneath it: %(hex)s")
-                    title = words % {"level": option["level"], "hex": below["label"]}
+                    title = words % {"level": option["level"], "hex": label}
                 spots.append(
                     {
                         "q": anchor[0],
@@ -168,9 +205,12 @@ def city(
                         "title": title,
                     }
                 )
+        for q, r in covered:
+            x, y = hex_centre(q, r)
+            centres.append((round(x, 1), round(y, 1)))
     return {
         "seat": seat,
-        "cells": sorted(cells, key=lambda c: (c["level"], c["y"], c["x"])),
+        "cells": sorted(cells, key=lambda c: c["order"]),
         "spots": spots,
         "previews_svg": previews_svg(seat, previews),
         "view_box": view_box(centres, HEX_RADIUS * 1.15),
@@ -264,10 +304,31 @@ def place_value(option: dict[str, Any]) -> str:
 def tile(view: dict[str, Any], codes: str) -> dict[str, Any]:
     """A loose tile (site or taken), drawn in its printed orientation (rotation 0)."""
     geometry = view["geometry"]
-    offsets = geometry["rotations"][0]
+    names, stars = geometry["hex_names"], geometry["plaza_stars"]
+    drawn = drawn_tile(
+        get_language(),
+        codes,
+        tuple(names.get(code, code) for code in codes),
+        tuple(stars.get(code, 0) for code in codes),
+        tuple((dq, dr) for dq, dr in geometry["rotations"][0]),
+    )
+    return dict(drawn)
+
+
+@functools.lru_cache(maxsize=512)
+def drawn_tile(
+    language: str,
+    codes: str,
+    names: tuple[str, ...],
+    stars: tuple[int, ...],
+    offsets: tuple[tuple[int, int], ...],
+) -> dict[str, Any]:
+    """A tile drawn in `language` (the active one) from its hexes' codes, names, plaza stars and
+    printed offsets. Kept: each board shows the same site tiles move after move, in each
+    viewpoint; the caller gets a copy of the dict, whose parts are only read."""
     hexes = [
-        hex_shape(code, dq, dr, 0, geometry["hex_names"], geometry["plaza_stars"])
-        for code, (dq, dr) in zip(codes, offsets, strict=True)
+        hex_shape(code, dq, dr, 0, {code: name}, {code: count})
+        for code, name, count, (dq, dr) in zip(codes, names, stars, offsets, strict=True)
     ]
     drawn = {
         "hexes": hexes,
@@ -435,26 +496,11 @@ def city_svg(city: dict[str, Any]) -> SafeString:
         f'role="{"group" if spots else "img"}" aria-label="{label}" data-seat="{city["seat"]}"'
         f"{' data-roving' if spots else ''}>\n"
     ]
-    for c in city["cells"]:
-        level, points = c["level"], c["points"]
-        classes = f"hex level-{level}{' plaza' if c['plaza'] else ''}"
-        parts.append(
-            f'<g class="{classes}{" last-move" if c["last"] else ""}" data-q="{c["q"]}" '
-            f'data-r="{c["r"]}" data-hex="{conditional_escape(c["kind"])}" data-level="{level}">'
-            f'<title>{conditional_escape(c["title"])}</title><polygon points="{points}" '
-            f'fill="{c["fill"]}"/><polygon class="shade" points="{points}"/>'
-        )
-        if c["plaza"]:
-            parts.append(
-                f'<polygon class="plaza-ring" points="{c["inner"]}"/>'
-                f'<text class="stars" x="{c["x"]}" y="{c["y"]}">{c["stars"]}</text>'
-            )
-        if level > 1:
-            parts.append(f'<text class="level" x="{c["x"]}" y="{c["y"]}" dy="-11">{level}</text>')
-        parts.append("</g>\n")
+    parts.extend(c["markup"] for c in city["cells"])
     for c in city["cells"]:
         if c["last"]:
-            parts.append(f'<polygon class="last-move-outline" points="{c["points"]}"/>')
+            points = hex_points(*hex_centre(c["q"], c["r"]), HEX_RADIUS - 1.5)
+            parts.append(f'<polygon class="last-move-outline" points="{points}"/>')
     for n, s in enumerate(spots):
         title = conditional_escape(s["title"])
         parts.append(
