@@ -4,9 +4,11 @@ words where the rule scores a measure. `rendering.board_context` puts them in th
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import boards, ratings
@@ -18,6 +20,15 @@ DEFAULT_COLOUR = "#999999"
 
 
 def category(slug: str, key: str) -> tuple[str, str]:
+    """A category's label (in the active language) and colour."""
+    return _category(get_language(), slug, key)
+
+
+# The table is drawn for every viewpoint of every move, and its labels and cells were dozens
+# of translations a board: each is kept per language (the catalogues do not change while the
+# process runs), by all it depends on.
+@functools.lru_cache(maxsize=512)
+def _category(language: str | None, slug: str, key: str) -> tuple[str, str]:
     board = boards.get(slug)
     categories = board.CATEGORIES if board is not None else {}
     label, colour = categories.get(key, (None, DEFAULT_COLOUR))
@@ -27,6 +38,14 @@ def category(slug: str, key: str) -> tuple[str, str]:
 def score_cell(slug: str, key: str, points: int, measure: dict[str, int] | None) -> str:
     """A category's points, with what they counted where the rule scores a measure (the
     engine's scores["measures"], put in words by the game's board module): "6 (level 3)"."""
+    return _score_cell(get_language(), slug, key, points, tuple(measure.items()) if measure else ())
+
+
+@functools.lru_cache(maxsize=4096)
+def _score_cell(
+    language: str | None, slug: str, key: str, points: int, measured: tuple[tuple[str, int], ...]
+) -> str:
+    measure = dict(measured)
     board = boards.get(slug)
     words = None
     # A measure of nothing ("0 (0 tiles)") would only add noise.
@@ -111,11 +130,16 @@ def score_table(
         # The categories as rows under the standings, so that rank, name, total and rating
         # come first at any width; each says that its numbers are points.
         "categories": [
-            _category_row(key, _("%(category)s (points)") % {"category": label}, i, rows)
+            _category_row(key, _heading(get_language(), label), i, rows)
             for i, (key, (label, _colour)) in enumerate(zip(keys, categories, strict=True))
         ],
         "rated": any(row["rating"] for row in rows),
     }
+
+
+@functools.lru_cache(maxsize=512)
+def _heading(language: str | None, label: str) -> str:
+    return _("%(category)s (points)") % {"category": label}
 
 
 def _category_row(key: str, heading: str, index: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -123,13 +147,17 @@ def _category_row(key: str, heading: str, index: int, rows: list[dict[str, Any]]
     table row, written here rather than by the template's loops: every board shows one per
     category (seven in Akropolis), and they were most of the score partial's time."""
     cells = [row["cells"][index] for row in rows]
-    html = format_html(
+    return {"key": key, "heading": heading, "cells": cells, "html": _row_html(key, heading, *cells)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _row_html(key: str, heading: str, *cells: str) -> str:
+    return format_html(
         '<tr data-category="{}"><th scope="row">{}</th>{}</tr>',
         key,
         heading,
         format_html_join("", "<td>{}</td>", ((cell,) for cell in cells)),
     )
-    return {"key": key, "heading": heading, "cells": cells, "html": html}
 
 
 def _rating(result: Any) -> dict[str, int]:
