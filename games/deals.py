@@ -27,9 +27,8 @@ import hashlib
 import secrets
 from typing import Any
 
-from django.urls import reverse
-
 from games.models import Game
+from infra.links import reverse
 
 SALT_BYTES = 16
 

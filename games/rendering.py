@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
@@ -28,6 +27,7 @@ from django.utils.translation import gettext_lazy
 from games import boards, catalog, clocks, deals, engines, live_reads, practice
 from games.models import Game, Move, Review, position_of
 from games.score_tables import score_chart, score_table
+from infra.links import reverse
 
 BOT_LABELS = {
     "easy": gettext_lazy("Easy bot"),

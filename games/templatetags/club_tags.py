@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games import rendering
 from games.stats import Player
+from infra.links import reverse
 
 register = template.Library()
 
@@ -27,6 +27,13 @@ def standing_url(bot_level: str, slug: str = "") -> str:
     if slug:
         return reverse("games:leaderboard", args=[slug]) + f"#standing-{bot_level}"
     return reverse("games:standings")
+
+
+@register.simple_tag
+def link(viewname: str, *args: Any) -> str:
+    """`{% url %}` for the boards' partials, which name the same addresses for every viewpoint
+    of every move: the address kept once worked out (infra/links.py)."""
+    return reverse(viewname, args)
 
 
 @register.simple_tag
