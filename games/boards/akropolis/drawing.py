@@ -14,6 +14,7 @@ import math
 import sys
 import threading
 from collections import OrderedDict
+from html import escape as escape_text
 from typing import Any
 
 from django.utils.html import conditional_escape
@@ -515,11 +516,13 @@ def city_svg(city: dict[str, Any]) -> SafeString:
 
 def placement_options(placements: list[dict[str, Any]]) -> SafeString:
     """The placement picker's options, one per legal placement (often more than a hundred),
-    written here for the reason the city's picture is (`city_svg`)."""
+    written here for the reason the city's picture is (`city_svg`). The values and labels are
+    plain text (the move's JSON, a translated label with numbers), escaped as Django's
+    `escape` does, without its check for lazy text, which cost more than the escaping."""
     return mark_safe(
         "".join(
-            f'<option value="{conditional_escape(p["value"])}" data-index="{p["index"]}" '
-            f'data-q="{p["q"]}" data-r="{p["r"]}">{conditional_escape(p["label"])}</option>'
+            f'<option value="{escape_text(p["value"])}" data-index="{p["index"]}" '
+            f'data-q="{p["q"]}" data-r="{p["r"]}">{escape_text(p["label"])}</option>'
             for p in placements
         )
     )
