@@ -6,10 +6,11 @@ import os
 import time
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+from infra import sync_handler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+# The middleware and the view in one hop to the request's thread (infra/sync_handler.py).
+django_asgi_app = sync_handler.application()
 
 from channels.auth import AuthMiddleware  # noqa: E402  (needs the app registry)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
