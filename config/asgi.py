@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 from typing import Any
 
@@ -37,6 +38,8 @@ router = ProtocolTypeRouter(
         ),
     }
 )
+
+sys.setswitchinterval(settings.SERVER_SWITCH_INTERVAL)
 
 # Memory freed during a busy spell goes back to the system in the quiet after it; SIGUSR2 asks
 # for a report of what the server holds where MEMORY_REPORT is set (infra/memory.py).

@@ -399,6 +399,12 @@ LIVE_BOARDS_KEPT_BYTES = env_int("LIVE_BOARDS_KEPT_BYTES", 8 * 2**20)
 # A server process that used little CPU over this many seconds, and has grown since it last
 # did, hands its free memory back to the system (infra/memory.py; 0: never).
 SERVER_QUIET_SECONDS = env_int("SERVER_QUIET_SECONDS", 30)
+# How long a server's thread may hold the interpreter while another waits for it (Python's
+# switch interval, 5 ms by default). A server's threads (the event loop, the live hub drawing
+# boards, the requests) mostly wait on sockets and the database, and each wait ended behind a
+# board being drawn cost up to the whole interval: in the 200-game load test 0.5 ms took the
+# move post's median from 179 to 123 ms at the same CPU (docs/benchmarks.md).
+SERVER_SWITCH_INTERVAL = env_float("SERVER_SWITCH_INTERVAL", 0.0005)
 # ... and every answer carries a Server-Timing header with its own hops (infra/timing.py).
 if LIVE_TRACE:
     MIDDLEWARE.insert(0, "infra.timing.ServerTiming")

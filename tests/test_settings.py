@@ -278,3 +278,15 @@ def test_the_site_runs_without_daphne_and_twisted(tmp_path: Path) -> None:
     result = run_python(code, clean_env(tmp_path))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_the_server_hands_the_interpreter_over_at_its_switch_interval(tmp_path: Path) -> None:
+    """A server's threads take turns at SERVER_SWITCH_INTERVAL (0.5 ms unless set), not at
+    Python's 5 ms: a socket's or a query's answer waits at most that long for a board's drawing."""
+    code = "import sys, config.asgi; print(sys.getswitchinterval())"
+    default = run_python(code, clean_env(tmp_path))
+    assert default.returncode == 0, default.stderr
+    assert float(default.stdout.split()[-1]) == pytest.approx(0.0005)
+    chosen = run_python(code, clean_env(tmp_path, SERVER_SWITCH_INTERVAL="0.002"))
+    assert chosen.returncode == 0, chosen.stderr
+    assert float(chosen.stdout.split()[-1]) == pytest.approx(0.002)
