@@ -85,7 +85,7 @@ def spread(values: list[float]) -> str:
 
 
 def hop_lines(watches: list[Watch], committed: dict[tuple[int, int], float]) -> list[str]:
-    """Where the time of traced boards went, hop by hop (ms, p50 and p95): from the move's
+    """Where the time of traced boards went, hop by hop (ms, p50, p95 and p99): from the move's
     insert to the commit, then each hop of the trace, then from the send to the arrival."""
     names = ["insert", *HOPS, "arrival"]
     spans: dict[str, list[float]] = {f"{a} -> {b}": [] for a, b in pairwise(names)}
@@ -101,9 +101,10 @@ def hop_lines(watches: list[Watch], committed: dict[tuple[int, int], float]) -> 
     for span, values in spans.items():
         values.sort()
         if values:
-            lines.append(
-                f"  {span}: p50 {percentile(values, 0.5):.1f}, p95 {percentile(values, 0.95):.1f}"
+            shown = ", ".join(
+                f"p{round(f * 100)} {percentile(values, f):.1f}" for f in (0.5, 0.95, 0.99)
             )
+            lines.append(f"  {span}: {shown}")
     return lines
 
 

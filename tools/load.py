@@ -484,6 +484,11 @@ def report(
         f"boards fetched over HTTP: {sum(m.reloads for m in members)}"
     )
     print(livestack.cpu_line(*cpu, len(in_window)))
+    hops = livestack.hop_lines(watches, in_window)
+    if hops:
+        print("where a board's time went (ms, from the move's insert to its arrival at a socket):")
+        for line in hops:
+            print(line)
 
     def ms(values: list[float], fraction: float) -> float:
         return round(percentile(values, fraction), 1) if values else -1.0

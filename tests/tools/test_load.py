@@ -47,6 +47,8 @@ def test_a_short_load_run_reports_every_figure_and_no_server_error() -> None:
         "move POST hop by hop (ms, p50 / p95 / p99):",
         "  render: ",
         "CPU per move by process (ms): ",
+        "where a board's time went (ms, from the move's insert to its arrival at a socket):",
+        "  publish -> receive: p50 ",
         "bot turn beyond the 0.5 s delay (ms): p50 ",
         "errors by status: ",
         "lost updates: ",
