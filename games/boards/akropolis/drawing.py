@@ -14,7 +14,6 @@ import math
 import sys
 import threading
 from collections import OrderedDict
-from html import escape as escape_text
 from typing import Any
 
 from django.utils.html import conditional_escape
@@ -23,7 +22,9 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from games.boards import unmarked_seat
+from games.boards.akropolis.moves import anchor_fields, place_value, placement_options
 from games.boards.akropolis.names import HEX_COLOURS, HEX_LABELS, PLACE_TILE, TAKE_TILE
+from games.boards.akropolis.texts import cost_text, site_meta, stones_text
 from games.svg import view_box
 
 HEX_RADIUS = 30.0
@@ -286,22 +287,6 @@ def forget_drawn_cities() -> None:
         _drawn_cities_bytes = 0
 
 
-def anchor_fields(option: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "q": option["q"],
-        "r": option["r"],
-        "rotation": option["rotation"],
-        "level": option["level"],
-    }
-
-
-def place_value(option: dict[str, Any]) -> str:
-    """A placement's move as `json.dumps` writes it (its coordinates and rotation are the
-    engine's integers), written directly: the mover's board has a few hundred of them."""
-    q, r, rotation = int(option["q"]), int(option["r"]), int(option["rotation"])
-    return f'{{"type": "{PLACE_TILE}", "q": {q}, "r": {r}, "rotation": {rotation}}}'
-
-
 def tile(view: dict[str, Any], codes: str) -> dict[str, Any]:
     """A loose tile (site or taken), drawn in its printed orientation (rotation 0)."""
     geometry = view["geometry"]
@@ -454,36 +439,6 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
     }
 
 
-# The board's texts that its template's translation tags wrote: a spectator's board has a
-# dozen, and each tag took a template render; the messages (and their translations) are the
-# same. As the tags did, the translated text is the site's own and only the values put into it
-# are escaped.
-
-
-def cost_text(cost: int) -> SafeString:
-    """What taking a site tile costs: "free", "1 stone", "3 stones"."""
-    if not cost:
-        return mark_safe(_("free"))
-    return mark_safe(ngettext("%(cost)s stone", "%(cost)s stones", cost) % {"cost": cost})
-
-
-def stones_text(stones: int) -> SafeString:
-    words = ngettext("%(stones)s stone", "%(stones)s stones", stones)
-    return mark_safe(words % {"stones": stones})
-
-
-def site_meta(view: dict[str, Any], chief: str) -> SafeString:
-    """The construction site's line: the round, the stacks left and the chief architect, one
-    to a line of the partial as the template wrote them."""
-    stacks = view["stacks_left"]
-    parts = (
-        _("Round %(round)s of %(total)s") % {"round": view["round"], "total": view["rounds_total"]},
-        ngettext("%(stacks)s stack left", "%(stacks)s stacks left", stacks) % {"stacks": stacks},
-        _("Chief architect: %(name)s") % {"name": conditional_escape(chief)},
-    )
-    return mark_safe(" ·\n      ".join(parts))
-
-
 def city_svg(city: dict[str, Any]) -> SafeString:
     """A city's picture (`drawn_city`): its hexes, the last move's outlines, the places it
     offers and their previews. Written here rather than in a template, as the previews are:
@@ -512,17 +467,3 @@ def city_svg(city: dict[str, Any]) -> SafeString:
         )
     parts.append(f"{city['previews_svg']}</svg>\n")
     return mark_safe("".join(parts))
-
-
-def placement_options(placements: list[dict[str, Any]]) -> SafeString:
-    """The placement picker's options, one per legal placement (often more than a hundred),
-    written here for the reason the city's picture is (`city_svg`). The values and labels are
-    plain text (the move's JSON, a translated label with numbers), escaped as Django's
-    `escape` does, without its check for lazy text, which cost more than the escaping."""
-    return mark_safe(
-        "".join(
-            f'<option value="{escape_text(p["value"])}" data-index="{p["index"]}" '
-            f'data-q="{p["q"]}" data-r="{p["r"]}">{escape_text(p["label"])}</option>'
-            for p in placements
-        )
-    )

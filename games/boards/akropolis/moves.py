@@ -1,10 +1,13 @@
 """What an Akropolis move did, in data (the summary stored with it) and in words (the move
-log, and advice addressed to the player)."""
+log, and advice addressed to the player); and the placement moves a board offers (their JSON
+values and the picker's options)."""
 
 from __future__ import annotations
 
+from html import escape as escape_text
 from typing import Any
 
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -63,3 +66,33 @@ def advise(names: list[str], move_type: str, move: dict[str, Any], summary: dict
             "level": summary["level"],
         }
     return str(MOVE_LABELS.get(move_type, move_type))
+
+
+def anchor_fields(option: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "q": option["q"],
+        "r": option["r"],
+        "rotation": option["rotation"],
+        "level": option["level"],
+    }
+
+
+def place_value(option: dict[str, Any]) -> str:
+    """A placement's move as `json.dumps` writes it (its coordinates and rotation are the
+    engine's integers), written directly: the mover's board has a few hundred of them."""
+    q, r, rotation = int(option["q"]), int(option["r"]), int(option["rotation"])
+    return f'{{"type": "{PLACE_TILE}", "q": {q}, "r": {r}, "rotation": {rotation}}}'
+
+
+def placement_options(placements: list[dict[str, Any]]) -> SafeString:
+    """The placement picker's options, one per legal placement (often more than a hundred),
+    written here for the reason the city's picture is (`city_svg`). The values and labels are
+    plain text (the move's JSON, a translated label with numbers), escaped as Django's
+    `escape` does, without its check for lazy text, which cost more than the escaping."""
+    return mark_safe(
+        "".join(
+            f'<option value="{escape_text(p["value"])}" data-index="{p["index"]}" '
+            f'data-q="{p["q"]}" data-r="{p["r"]}">{escape_text(p["label"])}</option>'
+            for p in placements
+        )
+    )

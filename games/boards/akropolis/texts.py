@@ -1,11 +1,13 @@
 """What the pages say about Akropolis: the lobby's entry and options, the labels of moves and
-scoring categories, the engine's errors in words, the rulebook section of each step and why
-the game ended."""
+scoring categories, the engine's errors in words, the rulebook section of each step, why
+the game ended, and the board's own lines (a tile's cost, a player's stones, the site's line)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -115,3 +117,33 @@ def end_reason(view: dict[str, Any], names: list[str]) -> str | None:
         "The game ended because the construction site was down to its last tile and no "
         "stack was left to refill it."
     )
+
+
+# The board's texts that its template's translation tags wrote: a spectator's board has a
+# dozen, and each tag took a template render; the messages (and their translations) are the
+# same. As the tags did, the translated text is the site's own and only the values put into it
+# are escaped.
+
+
+def cost_text(cost: int) -> SafeString:
+    """What taking a site tile costs: "free", "1 stone", "3 stones"."""
+    if not cost:
+        return mark_safe(_("free"))
+    return mark_safe(ngettext("%(cost)s stone", "%(cost)s stones", cost) % {"cost": cost})
+
+
+def stones_text(stones: int) -> SafeString:
+    words = ngettext("%(stones)s stone", "%(stones)s stones", stones)
+    return mark_safe(words % {"stones": stones})
+
+
+def site_meta(view: dict[str, Any], chief: str) -> SafeString:
+    """The construction site's line: the round, the stacks left and the chief architect, one
+    to a line of the partial as the template wrote them."""
+    stacks = view["stacks_left"]
+    parts = (
+        _("Round %(round)s of %(total)s") % {"round": view["round"], "total": view["rounds_total"]},
+        ngettext("%(stacks)s stack left", "%(stacks)s stacks left", stacks) % {"stacks": stacks},
+        _("Chief architect: %(name)s") % {"name": conditional_escape(chief)},
+    )
+    return mark_safe(" ·\n      ".join(parts))
