@@ -10,7 +10,8 @@ is looked up from the game for each announcement, so no socket is ever sent anot
 view (principle 4).
 
 The order is the short path measured by `manage.py bench_live`: the read and every render
-are one call to the hub's own thread, and only then are the sends made, together. (Each
+are one call to one of the hub's threads (games/live_threads.py, where announcements of a game
+whose read is still waiting join it), and only then are the sends made, together. (Each
 socket reading and rendering for itself, awaiting shared results, cost one thread hop more
 and let hundreds of sends hold the loop while a render waited for it.)
 
@@ -32,11 +33,10 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Container, Coroutine, Hashable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from asgiref.sync import SyncToAsync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -46,6 +46,7 @@ from django.utils import translation
 from accounts.sessions import SESSIONS_GROUP
 from games import broadcast, live_reads
 from games.live_patches import BoardKey, KeptBoards, Patch, changes_from, patch_base
+from games.live_threads import HubThreads, Reading
 from games.models import Game, Move
 from infra import timing
 
@@ -111,6 +112,11 @@ class Snapshot:
         return (self.game.pk, self.revision, self.stamp, self.position_of(user_id), language)
 
 
+# A read and drawing of the hub: the game found, the boards drawn, when the read ended, and the
+# incremental updates made.
+ReadResult = tuple[Snapshot, dict[BoardKey, str], float, dict[tuple[BoardKey, BoardKey], str]]
+
+
 class Hub:
     def __init__(self, layer: Any) -> None:
         self.layer = layer
@@ -119,6 +125,8 @@ class Hub:
         self.boards = KeptBoards(KEEP_BOARDS, settings.LIVE_BOARDS_KEPT_BYTES)
         self.groups_lock = asyncio.Lock()
         self.tasks: list[asyncio.Task[None]] = []
+        # Each game's read waiting for a hub thread, which its next announcements join.
+        self.readings: dict[int, Reading[ReadResult]] = {}
         # When the hub's thread last read a game (time.monotonic; 0: its connection is back in
         # the pool), for `_hand_back_when_quiet`.
         self.last_read = 0.0
@@ -160,8 +168,7 @@ class Hub:
             with contextlib.suppress(Exception):
                 await self.layer.group_discard(SESSIONS_GROUP, self.channel)
             self.stop()
-            with contextlib.suppress(Exception):
-                await hand_back_connection()
+            await hub_threads.hand_back()
 
     def stop(self) -> None:
         for task in self.tasks:
@@ -194,13 +201,11 @@ class Hub:
                 await asyncio.sleep(KEEP_CONNECTION_SECONDS)
                 if self.last_read and time.monotonic() - self.last_read >= KEEP_CONNECTION_SECONDS:
                     self.last_read = 0.0  # nothing kept until the next read
-                    with contextlib.suppress(Exception):
-                        await hand_back_connection()
+                    await hub_threads.hand_back()
         finally:
             # The hub stopped, or its event loop ended with sockets still open (a test's): the
-            # thread's connection goes back all the same, or it would hold the database open.
-            with contextlib.suppress(RuntimeError):  # the interpreter is shutting down
-                _hub_thread.submit(close_old_connections)
+            # threads' connections go back all the same, or they would hold the database open.
+            hub_threads.hand_back_later()
 
     async def _renew_groups(self) -> None:
         while True:
@@ -268,7 +273,17 @@ class Hub:
                 if old is not None:
                     bases[sent] = old
         self.last_read = time.monotonic()
-        snapshot, drawn, read_at, patches = await read_and_draw(game_id, wanted, self.boards, bases)
+        reading = self.readings.get(game_id)
+        if reading is not None and reading.join(wanted, bases):
+            found = await asyncio.shield(reading.result)
+        else:
+            reading = self.readings[game_id] = Reading(wanted, bases)
+            try:
+                found = await hub_threads.run(game_id, reading, self.boards)
+            finally:
+                if self.readings.get(game_id) is reading:
+                    del self.readings[game_id]
+        snapshot, drawn, read_at, patches = found
         if settings.LIVE_TRACE:
             timing.stamp(event, "read", read_at)
             timing.stamp(event, "render")
@@ -405,13 +420,13 @@ def read_and_draw_now(
     wanted: set[tuple[int, str]],
     drawn_before: Container[BoardKey],
     bases: Mapping[BoardKey, str] | None = None,
-) -> tuple[Snapshot, dict[BoardKey, str], float, dict[tuple[BoardKey, BoardKey], str]]:
+) -> ReadResult:
     """The game as it is now, the boards of the views (member, language) in `wanted` that
     `drawn_before` lacks, when the read ended, and the incremental updates from the boards of
     `bases` (the sockets' last boards) to the new boards of their views, where one is worth
     sending (`changes_from`). A view that fails to draw is left out (its sockets get the next
     board, or fetch it over HTTP) and the others are still drawn. The thread's connection is
-    kept for the next call (`hand_back_connection` gives it back), unless the call failed."""
+    kept for the next call (`HubThreads.hand_back` gives it back), unless the call failed."""
     from games.rendering import RECENT_MOVES
 
     done = False
@@ -450,12 +465,8 @@ def read_and_draw_now(
             close_old_connections()
 
 
-# The hub's reads and renders have a thread of their own. Channels runs every other database
-# call of the sockets (opening, the minute's renewal, closing) on one shared thread, and a board
-# waiting behind a hundred sockets' renewals arrived a quarter of a second late.
-_hub_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub")
-read_and_draw = SyncToAsync(read_and_draw_now, thread_sensitive=False, executor=_hub_thread)
-# The hub's thread's connection back to the pool (Django's end of a request, as channels does).
-hand_back_connection = SyncToAsync(
-    close_old_connections, thread_sensitive=False, executor=_hub_thread
-)
+# The hub's reads and renders have threads of their own (games/live_threads.py). Channels runs
+# every other database call of the sockets (opening, the minute's renewal, closing) on one shared
+# thread, and a board waiting behind a hundred sockets' renewals arrived a quarter of a second
+# late.
+hub_threads: HubThreads[ReadResult] = HubThreads(read_and_draw_now)
