@@ -10,8 +10,8 @@ is looked up from the game for each announcement, so no socket is ever sent anot
 view (principle 4).
 
 The order is the short path measured by `manage.py bench_live`: the read and every render
-are one call to one of the hub's threads (games/live_threads.py, where announcements of a game
-whose read is still waiting join it), and only then are the sends made, together. (Each
+are one call to the hub's thread (games/live_threads.py, where announcements of a game whose
+read is still waiting join it), and only then are the sends made, together. (Each
 socket reading and rendering for itself, awaiting shared results, cost one thread hop more
 and let hundreds of sends hold the loop while a render waited for it.)
 
@@ -46,7 +46,7 @@ from django.utils import translation
 from accounts.sessions import SESSIONS_GROUP
 from games import broadcast, live_reads
 from games.live_patches import BoardKey, KeptBoards, Patch, changes_from, patch_base
-from games.live_threads import HubThreads, Reading
+from games.live_threads import HubThread, Reading
 from games.models import Game, Move
 from infra import timing
 
@@ -168,7 +168,7 @@ class Hub:
             with contextlib.suppress(Exception):
                 await self.layer.group_discard(SESSIONS_GROUP, self.channel)
             self.stop()
-            await hub_threads.hand_back()
+            await hub_thread.hand_back()
 
     def stop(self) -> None:
         for task in self.tasks:
@@ -201,11 +201,11 @@ class Hub:
                 await asyncio.sleep(KEEP_CONNECTION_SECONDS)
                 if self.last_read and time.monotonic() - self.last_read >= KEEP_CONNECTION_SECONDS:
                     self.last_read = 0.0  # nothing kept until the next read
-                    await hub_threads.hand_back()
+                    await hub_thread.hand_back()
         finally:
             # The hub stopped, or its event loop ended with sockets still open (a test's): the
-            # threads' connections go back all the same, or they would hold the database open.
-            hub_threads.hand_back_later()
+            # thread's connection goes back all the same, or it would hold the database open.
+            hub_thread.hand_back_later()
 
     async def _renew_groups(self) -> None:
         while True:
@@ -279,7 +279,7 @@ class Hub:
         else:
             reading = self.readings[game_id] = Reading(wanted, bases)
             try:
-                found = await hub_threads.run(game_id, reading, self.boards)
+                found = await hub_thread.run(game_id, reading, self.boards)
             finally:
                 if self.readings.get(game_id) is reading:
                     del self.readings[game_id]
@@ -426,7 +426,7 @@ def read_and_draw_now(
     `bases` (the sockets' last boards) to the new boards of their views, where one is worth
     sending (`changes_from`). A view that fails to draw is left out (its sockets get the next
     board, or fetch it over HTTP) and the others are still drawn. The thread's connection is
-    kept for the next call (`HubThreads.hand_back` gives it back), unless the call failed."""
+    kept for the next call (`HubThread.hand_back` gives it back), unless the call failed."""
     from games.rendering import RECENT_MOVES
 
     done = False
@@ -465,8 +465,8 @@ def read_and_draw_now(
             close_old_connections()
 
 
-# The hub's reads and renders have threads of their own (games/live_threads.py). Channels runs
+# The hub's reads and renders have a thread of their own (games/live_threads.py). Channels runs
 # every other database call of the sockets (opening, the minute's renewal, closing) on one shared
 # thread, and a board waiting behind a hundred sockets' renewals arrived a quarter of a second
 # late.
-hub_threads: HubThreads[ReadResult] = HubThreads(read_and_draw_now)
+hub_thread: HubThread[ReadResult] = HubThread(read_and_draw_now)

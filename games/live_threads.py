@@ -1,12 +1,12 @@
-"""The threads a server's live hub (games/live.py) reads games and draws boards on, and the reads
-waiting for them.
+"""The thread a server's live hub (games/live.py) reads games and draws boards on, and the reads
+waiting for it.
 
-A hub has `HUB_THREADS` threads, each with its own database connection kept between reads. A
-read goes to the thread with the fewest reads waiting, so one game's database round trips
-overlap another game's drawing (the drawing holds the interpreter; a round trip does not), and a
-slow board holds up only its own thread.
+The hub has one thread, with its own database connection kept between reads. A second thread
+was measured (docs/benchmarks.md, "2 December 2026, evening"): it overlapped one game's round
+trips with another's drawing, but took the interpreter from the request thread, and the move
+posts were slower (p50 340 ms against 203 ms, in the load test at 100 games on a busy machine).
 
-Announcements of one game that arrive while its read still waits for a thread join that read
+Announcements of one game that arrive while its read still waits for the thread join that read
 (`Reading.join`): the read takes place later than all of them, so it finds the newest move and
 serves them all with one read and one drawing of each view. Under a burst this keeps the queue
 at one read a game, where it grew by one read an announcement, each finding the same board.
@@ -25,11 +25,6 @@ from asgiref.sync import SyncToAsync
 from django.db import close_old_connections
 
 from games.live_patches import BoardKey
-
-# Two threads: a board is drawn in a few milliseconds of the interpreter's time and a read
-# waits a round trip or two on PostgreSQL, so a second thread fills those waits; more would
-# only take turns at the interpreter, and each keeps a connection of the pool (DB_POOL_SIZE).
-HUB_THREADS = 2
 
 View = tuple[int, str]  # member id, language
 
@@ -69,25 +64,17 @@ type ReadAndDraw[Result] = Callable[
 ]
 
 
-class HubThreads[Result]:
-    """The hub's threads (see the module's docstring). `read_and_draw` runs on them;
-    `hand_back` gives each thread's connection back to the pool."""
+class HubThread[Result]:
+    """The hub's thread (see the module's docstring). `read_and_draw` runs on it; `hand_back`
+    gives its connection back to the pool."""
 
-    def __init__(self, read_and_draw: ReadAndDraw[Result], count: int = HUB_THREADS) -> None:
+    def __init__(self, read_and_draw: ReadAndDraw[Result]) -> None:
         self.read_and_draw = read_and_draw
-        self.executors = [
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"live-hub-{n}")
-            for n in range(count)
-        ]
-        self.waiting = [0] * count
-        self.calls = [
-            SyncToAsync(self._read, thread_sensitive=False, executor=executor)
-            for executor in self.executors
-        ]
-        self.hand_backs = [
-            SyncToAsync(close_old_connections, thread_sensitive=False, executor=executor)
-            for executor in self.executors
-        ]
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub")
+        self.call = SyncToAsync(self._read, thread_sensitive=False, executor=self.executor)
+        self.close = SyncToAsync(
+            close_old_connections, thread_sensitive=False, executor=self.executor
+        )
 
     def _read(
         self, game_id: int, reading: Reading[Result], drawn_before: Container[BoardKey]
@@ -98,12 +85,10 @@ class HubThreads[Result]:
     async def run(
         self, game_id: int, reading: Reading[Result], drawn_before: Container[BoardKey]
     ) -> Result:
-        """`reading` on the least busy thread; its result is also given to the announcements
-        that join it meanwhile."""
-        n = min(range(len(self.executors)), key=self.waiting.__getitem__)
-        self.waiting[n] += 1
+        """`reading` on the thread; its result is also given to the announcements that join
+        it meanwhile."""
         try:
-            result = await self.calls[n](game_id, reading, drawn_before)
+            result = await self.call(game_id, reading, drawn_before)
         except BaseException as exc:
             if not reading.result.done():
                 if isinstance(exc, asyncio.CancelledError):
@@ -112,18 +97,14 @@ class HubThreads[Result]:
                     reading.result.set_exception(exc)
                     reading.result.exception()  # retrieved: joiners may be none
             raise
-        finally:
-            self.waiting[n] -= 1
         reading.result.set_result(result)
         return result
 
     async def hand_back(self) -> None:
-        for hand_back in self.hand_backs:
-            with contextlib.suppress(Exception):
-                await hand_back()
+        with contextlib.suppress(Exception):
+            await self.close()
 
     def hand_back_later(self) -> None:
         """`hand_back` from outside the event loop (the hub stopped, or its loop ended)."""
-        for executor in self.executors:
-            with contextlib.suppress(RuntimeError):  # the interpreter is shutting down
-                executor.submit(close_old_connections)
+        with contextlib.suppress(RuntimeError):  # the interpreter is shutting down
+            self.executor.submit(close_old_connections)
