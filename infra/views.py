@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import loader
@@ -34,6 +37,19 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
     return render(request, "404.html", status=404)
 
 
+# Seconds a browser or a script is told to wait before trying again after a 503.
+RETRY_AFTER_SECONDS = 5
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
+    """The page of a request that failed. A request that could not get at the database (no
+    connection free in the pool within DB_POOL_TIMEOUT, PostgreSQL restarting, SQLite locked:
+    Django's OperationalError) gets 503 and a page saying to try again, not the 500 page: the
+    site is busy, not broken. Django calls this handler while it handles the exception, which
+    is where `sys.exc_info` finds it (as Django's own debug page does)."""
     # No context processors and no database here: whatever broke must not break this page too.
+    if isinstance(sys.exc_info()[1], OperationalError):
+        response = HttpResponse(loader.get_template("503.html").render(), status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     return HttpResponse(loader.get_template("500.html").render(), status=500)
