@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.translation import npgettext, pgettext
 
 from games.boards import unmarked_seat
+from games.boards.tower_of_babel import svg
 from games.boards.tower_of_babel.moves import _needs
 from games.boards.tower_of_babel.texts import (
     ABANDON,
@@ -63,7 +64,7 @@ def disc_drawing(disc: dict[str, Any], radius: int = 16) -> dict[str, Any]:
             },
         ]
     box = radius + 2
-    return {
+    drawn = {
         "id": disc["id"],
         "r": radius,
         "box": f"{-box} {-box} {2 * box} {2 * box}",
@@ -74,6 +75,8 @@ def disc_drawing(disc: dict[str, Any], radius: int = 16) -> dict[str, Any]:
         "text": cards_text(needs),
         "types": " ".join(names),
     }
+    drawn["svg"] = svg.disc_svg(drawn)
+    return drawn
 
 
 def wonder_parts(units: list[int], names: list[str]) -> dict[str, Any]:
@@ -174,6 +177,7 @@ def hand_groups(cards: dict[str, int] | None) -> list[dict[str, Any]]:
             "label": str(TYPE_LETTERS[name]),
             "count": cards.get(name, 0),
             "fill": TYPE_COLOURS[name],
+            "card": svg.card_svg(TYPE_COLOURS[name]),
             "ink": TYPE_INK[name],
         }
         for name in data.TYPES
@@ -209,6 +213,7 @@ def offers_panel(view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]
                 "seat": seat,
                 "name": names[seat],
                 "fill": PLAYER_COLOURS[seat],
+                "swatch": svg.swatch_svg(PLAYER_COLOURS[seat]),
                 "status": status,
                 "text": text,
                 "size": size,
@@ -252,6 +257,7 @@ def offer_form(view: dict[str, Any]) -> dict[str, Any]:
             "name": str(TYPE_LETTERS[name]),
             "max": min(needs[name], hand.get(name, 0)),
             "fill": TYPE_COLOURS[name],
+            "card": svg.card_svg(TYPE_COLOURS[name]),
         }
         for name in data.TYPES
         if needs.get(name)
@@ -355,7 +361,9 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
             drawn["can_build"] = (wonder["id"], disc["id"]) in buildable
             drawn["move"] = _move({"type": BUILD, "wonder": wonder["id"], "disc": disc["id"]})
             drawn["chosen"] = build is not None and build["disc"] == disc["id"]
+            drawn["span"] = svg.disc_span(drawn, " chosen" if drawn["chosen"] else "")
             discs.append(drawn)
+        parts = wonder_parts(wonder["units"], names)
         wonders.append(
             {
                 "id": wonder["id"],
@@ -363,7 +371,8 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
                 "complete": wonder["complete"],
                 "discs": discs,
                 "empty_slots": list(range(data.DISCS_PER_WONDER - len(discs))),
-                "parts": wonder_parts(wonder["units"], names),
+                "parts": parts,
+                "parts_svg": svg.parts_svg(parts, wonder["complete"]),
                 "marked": marked_wonder == wonder["id"],
                 "building": build is not None and build["wonder"] == wonder["id"],
             }
@@ -394,13 +403,18 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "hand": hand_groups(view["hand"]),
         "actions": [{"kind": k, "label": str(ACTION_NAMES[k])} for k in view["actions"] or []],
     }
+    table, track, columns = scoring_table(view), score_track(totals, names), turn_order(view, names)
     result: dict[str, Any] = {
         "phase": phase,
         "wonders": wonders,
         "players": players,
-        "table": scoring_table(view),
-        "track": score_track(totals, names),
-        "columns": turn_order(view, names),
+        "players_html": svg.players_html(players),
+        "table": table,
+        "table_svg": svg.table_svg(table),
+        "track": track,
+        "track_svg": svg.track_svg(track),
+        "columns": columns,
+        "columns_svg": svg.columns_svg(columns),
         "mine": mine,
         "deck_size": view["deck_size"],
         "action_deck_size": view["action_deck_size"],
@@ -440,6 +454,7 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
                 {
                     "name": names[s],
                     "fill": PLAYER_COLOURS[s],
+                    "swatch": svg.swatch_svg(PLAYER_COLOURS[s]),
                     "text": offer_text(o) if o["cards"] else pgettext("tower of babel", "nothing"),
                     "taken": s in last_build["accepted"],
                     # The offers the last move took (a hint's or the review's alternative).
