@@ -278,6 +278,19 @@ def test_a_tile_is_named_by_its_material_flower_and_decorations() -> None:
         assert tile_names.tile_name("C13").startswith("kafelek z gliny (kwiat biały; schody, most")
 
 
+def test_a_kept_tile_name_follows_the_readers_language() -> None:
+    # Names are kept per process once worked out: one kept in English must not answer a
+    # Hungarian or Polish reader, nor theirs an English one afterwards.
+    named = {}
+    for language in ("en", "hu", "pl", "en", "hu"):
+        with translation.override(language):
+            named.setdefault(language, set()).add(tile_names.tile_name("G09"))
+    assert named["en"] == {"a granite tile (blue flower; bridge, fountain, statue)"}
+    assert len(named["hu"]) == len(named["pl"]) == 1
+    assert named["hu"].isdisjoint(named["en"]) and named["pl"].isdisjoint(named["hu"])
+    assert next(iter(named["hu"])).startswith("gránit")
+
+
 # Spec §2.10: a statue scores its level, a fountain and a bridge 3 per level, stairs the
 # levels of the two tiles they join, and a set of one of each 4 more.
 LEGEND = {

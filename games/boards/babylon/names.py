@@ -3,7 +3,9 @@ round effects in the reader's language, and how a cell or a tile is called."""
 
 from __future__ import annotations
 
-from django.utils.translation import npgettext, pgettext, pgettext_lazy
+from functools import lru_cache
+
+from django.utils.translation import get_language, npgettext, pgettext, pgettext_lazy
 
 from games.engines.babylon import data
 
@@ -113,7 +115,14 @@ def decorations_of(tile: str) -> str:
 
 def tile_name(tile: str) -> str:
     """A tile in words, never by its code: "a clay tile (pink flower; stairs, bridge)", or
-    "the starting tile (white flower; stairs, fountain, bridge, statue)"."""
+    "the starting tile (white flower; stairs, fountain, bridge, statue)". Kept per process by
+    tile and language: a board names each tile of its quarry and gardens, five or six
+    translations each."""
+    return _tile_name(tile, get_language())
+
+
+@lru_cache(maxsize=1024)
+def _tile_name(tile: str, language: str | None) -> str:
     flower, _ = data.TILES[tile]
     material = data.material(tile)
     values = {"flower": FLOWERS[flower][0], "decorations": decorations_of(tile)}
