@@ -9,6 +9,7 @@ from django.utils import translation
 
 from games import boards
 from games.boards.hanging_gardens import names
+from games.boards.hanging_gardens.texts import motif_name
 from games.engines.hanging_gardens import ENGINE
 from games.engines.hanging_gardens.state import State
 
@@ -208,3 +209,13 @@ def test_another_seats_face_down_tiles_stay_unnamed_on_the_board() -> None:
     assert "sculptor" not in text.lower()  # Bob's, of which Alice sees only that it exists
     bob = next(g for g in drawn["gardens"] if g["seat"] == 1)
     assert bob["hidden"] is None and bob["hidden_count"] == 1
+
+
+def test_a_kept_motif_name_follows_the_readers_language() -> None:
+    # Motif names are kept per process once worked out: one kept in English must not answer
+    # a Hungarian or Polish reader, nor theirs an English one afterwards.
+    named = {}
+    for language in ("en", "hu", "pl", "en", "pl"):
+        with translation.override(language):
+            named.setdefault(language, set()).add(motif_name("T"))
+    assert named == {"en": {"Terrace"}, "hu": {"Terasz"}, "pl": {"Taras"}}

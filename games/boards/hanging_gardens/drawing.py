@@ -68,8 +68,8 @@ def square(x: int, y: int, top: str) -> dict[str, Any]:
     px, py = x * CELL, y * CELL
     drawn: dict[str, Any] = {"x": px, "y": py, "gx": x, "gy": y, "size": CELL}
     if top in MOTIFS:
-        kind, label, colour = MOTIFS[top]
-        drawn.update(kind=kind, fill=colour, symbol=symbol(kind, px, py), title=str(label))
+        kind, _, colour = MOTIFS[top]
+        drawn.update(kind=kind, fill=colour, symbol=symbol(kind, px, py), title=motif_name(top))
     else:
         drawn.update(kind="building", fill=BUILDING_FILL, symbol="", title=motif_name(BUILDING))
     return drawn

@@ -4,10 +4,10 @@ rulebook sections) and the colours and symbols of the motifs."""
 from __future__ import annotations
 
 import json
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
-from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, npgettext, pgettext, pgettext_lazy
 
 from games.catalog import GameInfo
 from games.engines.hanging_gardens import data
@@ -143,6 +143,13 @@ def card_label(card: int) -> str:
 
 
 def motif_name(square: str) -> str:
+    """A square's motif in words ("Terrace", "Building space"). Kept per process by square and
+    language: a board names every square of its gardens and cards."""
+    return _motif_name(square, get_language())
+
+
+@lru_cache(maxsize=64)
+def _motif_name(square: str, language: str | None) -> str:
     return (
         str(MOTIFS[square][1])
         if square in MOTIFS
