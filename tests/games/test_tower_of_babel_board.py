@@ -6,6 +6,7 @@ import pytest
 from django.utils import translation
 
 from games.boards import tower_of_babel as board_module
+from games.boards.tower_of_babel.drawing import disc_drawing
 from games.engines.tower_of_babel import ENGINE
 from tests.games.engines.tower_of_babel.positions import (
     BLUE,
@@ -166,3 +167,19 @@ def test_each_offer_to_take_says_what_taking_it_gives_its_player(
     assert disc_to_green in rows[GREEN]["if_taken"]
     assert parts_by_yellow in rows[YELLOW]["if_taken"]
     assert rows[BLUE]["if_taken"] == ""  # Blue offered nothing: there is nothing to take
+
+
+def test_a_kept_disc_drawing_follows_the_readers_language_and_is_the_boards_own() -> None:
+    # Discs are drawn once per process by disc, size and language: one kept in English must not
+    # answer a Hungarian or Polish reader, and what a board adds to its copy stays its own.
+    disc = {"id": 1, "needs": {"camel": 3}}
+    texts = {}
+    for language in ("en", "hu", "pl", "en"):
+        with translation.override(language):
+            drawn = disc_drawing(disc)
+            texts.setdefault(language, set()).add(drawn["text"])
+            assert f'aria-label="{drawn["text"]}"' in drawn["svg"]
+            drawn["can_build"] = True
+            assert "can_build" not in disc_drawing(disc)
+    # Polish counts three camels with its "few" form (2 to 4).
+    assert texts == {"en": {"3 camels"}, "hu": {"3 teve"}, "pl": {"3 wielbłądy"}}

@@ -9,9 +9,10 @@ documents it): another seat's hand or unrevealed offer is never in it, so it is 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
-from django.utils.translation import npgettext, pgettext
+from django.utils.translation import get_language, npgettext, pgettext
 
 from games.boards import unmarked_seat
 from games.boards.tower_of_babel import svg
@@ -47,9 +48,20 @@ def _move(move: dict[str, Any]) -> str:
 
 
 def disc_drawing(disc: dict[str, Any], radius: int = 16) -> dict[str, Any]:
-    """A disc as one circle (single type) or two half circles (two-type disc), with numbers."""
+    """A disc as one circle (single type) or two half circles (two-type disc), with numbers:
+    a new dict each time (the board adds what the viewer may do with it), from a drawing kept
+    per process by disc, size and language (a board draws some thirty discs, each named in
+    words)."""
     needs = disc["needs"]
-    names = [n for n in data.TYPES if needs.get(n)]
+    key = tuple((name, needs[name]) for name in data.TYPES if needs.get(name))
+    return dict(_disc_drawing(disc["id"], key, radius, get_language()))
+
+
+@lru_cache(maxsize=1024)
+def _disc_drawing(
+    disc_id: int, needs: tuple[tuple[str, int], ...], radius: int, language: str | None
+) -> dict[str, Any]:
+    names = [name for name, _count in needs]
     halves = []
     if len(names) == 2:
         top, bottom = names
@@ -65,14 +77,14 @@ def disc_drawing(disc: dict[str, Any], radius: int = 16) -> dict[str, Any]:
         ]
     box = radius + 2
     drawn = {
-        "id": disc["id"],
+        "id": disc_id,
         "r": radius,
         "box": f"{-box} {-box} {2 * box} {2 * box}",
         "fill": TYPE_COLOURS[names[0]],
         "ink": TYPE_INK[names[0]] if len(names) == 1 else "#1d1d1d",
         "halves": halves,
-        "numbers": "+".join(str(needs[n]) for n in names),
-        "text": cards_text(needs),
+        "numbers": "+".join(str(count) for _name, count in needs),
+        "text": cards_text(dict(needs)),
         "types": " ".join(names),
     }
     drawn["svg"] = svg.disc_svg(drawn)
