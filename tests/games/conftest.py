@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.template import Template
+from django.template import engines as template_engines
+from django.utils import translation
 
 from accounts.models import User
-from games import engines, services
+from games import engines, rendering, services
 from games.models import Game
 
 
@@ -122,3 +125,43 @@ def play_random_moves(game: Game, count: int | None = None, seed: int = 1) -> Ga
         played += 1
     game.refresh_from_db()
     return game
+
+
+def board_contexts(game: Game) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every viewer's view and board context of the game as it stands now (a spectator, then
+    each seat), in English, Hungarian and Polish: that language is active while each is used."""
+    game.refresh_from_db()
+    for language in ("en", "hu", "pl"):
+        with translation.override(language):
+            for seat in (None, *range(game.players)):
+                view = services.view_for(game=game, seat=seat)
+                yield view, rendering.board_context(game=game, seat=seat, view=view)
+
+
+def board_frame(board: str) -> Template:
+    """The game's board partial named by the context variable `board`, inside `localize off` as
+    the page draws it (templates/games/_board_frame.html)."""
+    return template_engines["django"].from_string(
+        "{% load l10n %}{% localize off %}{% include " + board + " %}{% endlocalize %}"
+    )
+
+
+def follow_against_old(
+    game: Game, parts: dict[str, Any], pieces: tuple[str, ...], *, moves: int, seed: int
+) -> tuple[int, set[str]]:
+    """Follow the game to its end, `moves` random moves at a time: every viewer's board partial
+    (`board_contexts`) drawn by the game's template and by `old_board` (with the other old
+    templates it includes, all in `parts`) from the same context must be the same text. The
+    boards compared, and which of `pieces` any of them held."""
+    old, new = board_frame("old_board"), board_frame("board_template")
+    seen: set[str] = set()
+    compared = 0
+    while True:
+        for _view, ctx in board_contexts(game):
+            drawn = new.render(ctx)
+            assert drawn == old.render({**ctx, **parts})
+            compared += 1
+            seen.update(piece for piece in pieces if piece in drawn)
+        if game.status != "running":
+            return compared, seen
+        play_random_moves(game, count=moves, seed=seed + compared)

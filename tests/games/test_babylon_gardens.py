@@ -12,10 +12,8 @@ from typing import Any
 
 import pytest
 from django.template import engines
-from django.utils import translation
 from django.utils.translation import pgettext
 
-from games import rendering, services
 from games.boards.babylon import drawing
 from games.boards.babylon.gardens import (
     CELL,
@@ -29,7 +27,7 @@ from games.boards.babylon.gardens import (
 )
 from games.boards.babylon.names import FLOWERS, tile_name
 from games.engines.babylon import data
-from tests.games.conftest import build_game, play_random_moves
+from tests.games.conftest import board_contexts, board_frame, build_game, play_random_moves
 
 REFERENCE = Path(__file__).parent / "reference"
 
@@ -75,25 +73,15 @@ def test_boards_are_drawn_as_their_templates_drew_them(alice, bob, players, seed
     bob.save()
     game = build_game(alice, bob, *["normal"] * (players - 2), engine="babylon", seed=seed)
     board, parts = old_board()
-    old = engines["django"].from_string(
-        "{% load l10n %}{% localize off %}{% include old_board %}{% endlocalize %}"
-    )
-    new = engines["django"].from_string(
-        "{% load l10n %}{% localize off %}{% include board_template %}{% endlocalize %}"
-    )
+    old, new = board_frame("old_board"), board_frame("board_template")
     compared = placing = 0
     while True:
-        game.refresh_from_db()
-        for language in ("en", "hu", "pl"):
-            with translation.override(language):
-                for seat in (None, *range(players)):
-                    view = services.view_for(game=game, seat=seat)
-                    ctx = rendering.board_context(game=game, seat=seat, view=view)
-                    drawn = new.render(ctx)
-                    with_old_data(ctx, view)
-                    assert drawn == old.render({**ctx, **parts, "old_board": board})
-                    compared += 1
-                    placing += "bab-iso-preview" in drawn
+        for view, ctx in board_contexts(game):
+            drawn = new.render(ctx)
+            with_old_data(ctx, view)
+            assert drawn == old.render({**ctx, **parts, "old_board": board})
+            compared += 1
+            placing += "bab-iso-preview" in drawn
         if game.status != "running" or compared > 150:
             break
         play_random_moves(game, count=7)

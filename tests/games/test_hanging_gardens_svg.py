@@ -11,10 +11,8 @@ from typing import Any
 
 import pytest
 from django.template import engines
-from django.utils import translation
 
-from games import rendering, services
-from tests.games.conftest import build_game, play_random_moves
+from tests.games.conftest import build_game, follow_against_old
 
 REFERENCE = Path(__file__).parent / "reference"
 OLD = "4c660cd"
@@ -55,30 +53,8 @@ def test_boards_are_written_as_their_templates_wrote_them(
     bob.save()
     members = [alice, bob][:players]
     game = build_game(*members, *["normal"] * (players - 2), engine="hanging-gardens", seed=seed)
-    parts = old_parts()
-    frame = "{% load l10n %}{% localize off %}{% include BOARD %}{% endlocalize %}"
-    old = engines["django"].from_string(frame.replace("BOARD", "old_board"))
-    new = engines["django"].from_string(frame.replace("BOARD", "board_template"))
-    seen: set[str] = set()
-    compared = 0
-    while True:
-        game.refresh_from_db()
-        for language in ("en", "hu", "pl"):
-            with translation.override(language):
-                for seat in (None, *range(players)):
-                    view = services.view_for(game=game, seat=seat)
-                    ctx = rendering.board_context(game=game, seat=seat, view=view)
-                    drawn = new.render(ctx)
-                    assert drawn == old.render({**ctx, **parts})
-                    compared += 1
-                    seen.update(
-                        piece
-                        for piece in ("hg-spot", "hg-last-outline", "<option")
-                        if piece in drawn
-                    )
-        if game.status != "running":
-            break
-        play_random_moves(game, count=5, seed=moves_seed + compared)
+    pieces = ("hg-spot", "hg-last-outline", "<option")
+    compared, seen = follow_against_old(game, old_parts(), pieces, moves=5, seed=moves_seed)
     # Every replaced piece was drawn, and the game was followed to its end.
     assert seen == {"hg-spot", "hg-last-outline", "<option"}
     assert compared > 100

@@ -11,11 +11,9 @@ from typing import Any
 
 import pytest
 from django.template import engines
-from django.utils import translation
 
-from games import rendering, services
 from tests.conftest import make_user
-from tests.games.conftest import build_game, play_random_moves
+from tests.games.conftest import build_game, follow_against_old
 
 REFERENCE = Path(__file__).parent / "reference"
 OLD = "62aa901"
@@ -67,26 +65,7 @@ def test_boards_are_written_as_their_templates_wrote_them(
     members = [alice, bob, carol, make_user("dora")][:players]
     options = {"two_type_discs": two_type_discs, "no_action_cards": False}
     game = build_game(*members, engine="tower-of-babel", seed=seed, options=options)
-    parts = old_parts()
-    frame = "{% load l10n %}{% localize off %}{% include BOARD %}{% endlocalize %}"
-    old = engines["django"].from_string(frame.replace("BOARD", "old_board"))
-    new = engines["django"].from_string(frame.replace("BOARD", "board_template"))
-    seen: set[str] = set()
-    compared = 0
-    while True:
-        game.refresh_from_db()
-        for language in ("en", "hu", "pl"):
-            with translation.override(language):
-                for seat in (None, *range(players)):
-                    view = services.view_for(game=game, seat=seat)
-                    ctx = rendering.board_context(game=game, seat=seat, view=view)
-                    drawn = new.render(ctx)
-                    assert drawn == old.render({**ctx, **parts})
-                    compared += 1
-                    seen.update(piece for piece in PIECES if piece in drawn)
-        if game.status != "running":
-            break
-        play_random_moves(game, count=3, seed=moves_seed + compared)
+    compared, seen = follow_against_old(game, old_parts(), PIECES, moves=3, seed=moves_seed)
     # Every piece the module writes was drawn (two-type discs only in their variant), and the
     # game was followed to its end.
     assert seen == set(PIECES) - (set() if two_type_discs else {"<path d="})
