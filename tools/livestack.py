@@ -404,6 +404,41 @@ def wait_for_workers(names: list[str], timeout: float = 180.0) -> None:
 # --- sockets -----------------------------------------------------------------------------------
 
 
+# A later move made within this long of another is made at once with it (Tower of Babel's
+# offers): a hub may read both together, and the later board stands for both (`arrivals_of`).
+AT_ONCE_SECONDS = 0.5
+
+
+def arrivals_of(
+    watches: list[Watch],
+    in_window: dict[tuple[int, int], float],
+    committed: dict[tuple[int, int], float],
+) -> tuple[list[float], int, int, int]:
+    """For every board version committed in the window (game, version: commit time) that a
+    socket watching since before it should get: the time to its arrival in ms, how many were
+    expected, how many never arrived (lost), and how many of those a board of a move made at
+    once with it stood in for (a later version committed within `AT_ONCE_SECONDS`, which the
+    socket got: the hub found the later move when it read)."""
+    latencies: list[float] = []
+    expected = lost = superseded = 0
+    for watch in watches:
+        for (game_id, version), at in in_window.items():
+            if game_id != watch.game_id or at < watch.connected_at:
+                continue
+            expected += 1
+            arrived = watch.arrivals.get(version)
+            if arrived is not None:
+                latencies.append((arrived - at) * 1000)
+                continue
+            lost += 1
+            superseded += any(
+                later > version
+                and committed.get((game_id, later), math.inf) - at <= AT_ONCE_SECONDS
+                for later in watch.arrivals
+            )
+    return latencies, expected, lost, superseded
+
+
 @dataclass
 class Watch:
     """One game socket: the game it watches and when each move number arrived."""

@@ -100,3 +100,19 @@ def test_a_worker_process_that_ended_keeps_its_cpu_in_the_count() -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_board_missed_for_a_move_made_at_once_is_told_apart_from_one_lost() -> None:
+    # Game 1: boards 5 and 6 committed 10 ms apart (two offers at once), then 7 four seconds
+    # later, then 8. The socket got 6 (its read found both offers), then 8 only.
+    committed = {(1, 5): 100.0, (1, 6): 100.01, (1, 7): 104.0, (1, 8): 108.0}
+    watch = livestack.Watch(game_id=1, server="a", connected_at=50.0)
+    watch.arrivals = {6: 100.03, 8: 108.02}
+    other = livestack.Watch(game_id=2, server="b", connected_at=50.0)  # another game's socket
+    latencies, expected, lost, superseded = livestack.arrivals_of(
+        [watch, other], committed, committed
+    )
+    assert expected == 4 and lost == 2
+    # 5 had the board of 6 in its place; 7 had none: 8 came four seconds after it.
+    assert superseded == 1
+    assert sorted(round(ms) for ms in latencies) == [20, 20]

@@ -183,17 +183,7 @@ class Command(BaseCommand):
         ):
             committed[(game_id, number + 1)] = created.timestamp()  # board version = moves played
         in_window = {key: t for key, t in committed.items() if begin <= t <= end}
-        latencies, expected, lost = [], 0, 0
-        for watch in watches:
-            for (game_id, version), at in in_window.items():
-                if game_id != watch.game_id or at < watch.connected_at:
-                    continue
-                expected += 1
-                arrived = watch.arrivals.get(version)
-                if arrived is None:
-                    lost += 1
-                else:
-                    latencies.append((arrived - at) * 1000)
+        latencies, expected, lost, superseded = livestack.arrivals_of(watches, in_window, committed)
         latencies.sort()
         seconds = end - begin
         reconnects = sum(w.reconnects for w in watches)
@@ -205,7 +195,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"commit to arrival (ms): {livestack.spread(latencies)} ({len(latencies)} messages)"
         )
-        self.stdout.write(f"lost messages: {lost} of {expected}; reconnects: {reconnects}")
+        self.stdout.write(
+            f"lost messages: {lost} of {expected} (of them {superseded} with the board of a move"
+            f" made at once sent instead); reconnects: {reconnects}"
+        )
         sizes = [size for w in watches for at, size in w.sizes if begin <= at <= end]
         sent = sum(sizes)
         self.stdout.write(
@@ -229,6 +222,7 @@ class Command(BaseCommand):
                     "p99_ms": round(percentile(latencies, 0.99), 1),
                     "max_ms": round(latencies[-1], 1) if latencies else None,
                     "lost": lost,
+                    "superseded": superseded,
                     "reconnects": reconnects,
                     "bytes_per_move": round(sent / max(1, len(in_window))),
                 }
