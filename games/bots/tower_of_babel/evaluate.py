@@ -76,8 +76,14 @@ SCALE = 4.0
 REVIEW_THRESHOLDS = (1.0, 3.0)
 # Deals of the hidden hands a position inside a build is judged with (see `resampled`).
 SAMPLES = 4
-# Turns the whole-turn search may consider at a decision: the best few by `evaluate`.
+# Turns the whole-turn search may consider at a decision: the best few by `evaluate`. This is
+# also the model of the other seats (`turns`): a greedy player picks among its best.
 SEARCH_WIDTH = 3
+# The hard bot's own turns (`outlook_turns`): its searches mostly settled before the budget
+# choosing among three. Six, paired with three on the same deals (docs/benchmarks.md, "Bot
+# matches"): +6.5 wins in 100 games at 200 iterations (27 November), and at the site's 1.3 s on
+# deals 72000 on (3 December) the margin in the table there.
+OWN_SEARCH_WIDTH = 6
 # The whole-turn search (games/bots/turn_mcts.py) squashes its leaves relative to the root's
 # best turn: with four players the bot's estimate is often a dozen points off the best
 # other's, where the plain squash would hide what its turns change.
@@ -341,12 +347,12 @@ def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[st
     card exchange is considered in one form only: up to five cards of types no disc on the
     board needs (`exchange_choice`). Swapping needed cards for unseen ones gains nothing
     the evaluation can see, so it is not considered."""
-    return _best_turns(state, seat, limit, evaluate)
+    return _best_turns(state, seat, min(limit, SEARCH_WIDTH), evaluate)
 
 
 def outlook_turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[str, Any]]]]:
-    """`turns`, valued by `outlook`: the hard bot's own turns."""
-    return _best_turns(state, seat, limit, outlook)
+    """`turns`, valued by `outlook`, and more of them: the hard bot's own turns."""
+    return _best_turns(state, seat, min(limit, OWN_SEARCH_WIDTH), outlook)
 
 
 def _best_turns(
@@ -355,7 +361,7 @@ def _best_turns(
     found: list[tuple[float, list[dict[str, Any]]]] = []
     _walk(state, seat, [], found, judge)
     found.sort(key=lambda item: -item[0])
-    return found[: min(limit, SEARCH_WIDTH)]
+    return found[:limit]
 
 
 def turn_values(state: State, seat: int, moves: list[dict[str, Any]]) -> list[float]:

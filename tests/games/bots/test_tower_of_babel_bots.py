@@ -275,3 +275,18 @@ def test_greedy_values_each_move_by_the_best_turn_it_starts_with_one_card_exchan
             # The best finish of the turn, among every way to finish it.
             finishes = tob_evaluate.turns(after, seat, 1)
             assert value == pytest.approx(finishes[0][0])
+
+
+def test_the_hard_bot_weighs_more_of_its_own_turns_than_it_expects_of_the_others() -> None:
+    # Its opponents are modelled as greedy players choosing among their few best turns
+    # (SEARCH_WIDTH); its own search weighs more (OWN_SEARCH_WIDTH).
+    widths = set()
+    for state in positions(seed=4, phase=TURN, count=3):
+        seat = ENGINE.to_move(state)[0]
+        own, others = (
+            tob_evaluate.outlook_turns(state, seat, 20),
+            tob_evaluate.turns(state, seat, 20),
+        )
+        assert len(others) <= tob_evaluate.SEARCH_WIDTH < len(own) <= tob_evaluate.OWN_SEARCH_WIDTH
+        widths.add(len(own))
+    assert tob_evaluate.OWN_SEARCH_WIDTH in widths
