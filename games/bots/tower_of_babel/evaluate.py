@@ -81,8 +81,8 @@ SAMPLES = 4
 SEARCH_WIDTH = 3
 # The hard bot's own turns (`outlook_turns`): its searches mostly settled before the budget
 # choosing among three. Six, paired with three on the same deals (docs/benchmarks.md, "Bot
-# matches"): +6.5 wins in 100 games at 200 iterations (27 November), and at the site's 1.3 s on
-# deals 72000 on (3 December) the margin in the table there.
+# matches"): +6.5 wins in 100 games at 200 iterations (27 November), +15.7 in 134 at the
+# site's 1.3 s (3 December, 95% interval +3.7 to +27.7).
 OWN_SEARCH_WIDTH = 6
 # The whole-turn search (games/bots/turn_mcts.py) squashes its leaves relative to the root's
 # best turn: with four players the bot's estimate is often a dozen points off the best
