@@ -55,14 +55,15 @@ def test_the_reference_templates_are_the_ones_replaced() -> None:
 
 
 @pytest.mark.parametrize(
-    ("players", "seed", "moves_seed", "two_type_discs"), [(4, 3, 1, False), (3, 8, 2, True)]
+    ("players", "seed", "moves_seed", "two_type_discs"),
+    [(4, 3, 1, False), (3, 8, 2, True), (5, 12, 3, False)],
 )
 def test_boards_are_written_as_their_templates_wrote_them(
     alice: Any, bob: Any, carol: Any, players: int, seed: int, moves_seed: int, two_type_discs: bool
 ) -> None:
     bob.display_name = 'Bob & <Co> "the builder"'
     bob.save()
-    members = [alice, bob, carol, make_user("dora")][:players]
+    members = [alice, bob, carol, make_user("dora"), make_user("eve")][:players]
     options = {"two_type_discs": two_type_discs, "no_action_cards": False}
     game = build_game(*members, engine="tower-of-babel", seed=seed, options=options)
     compared, seen = follow_against_old(game, old_parts(), PIECES, moves=3, seed=moves_seed)

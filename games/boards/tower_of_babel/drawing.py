@@ -115,9 +115,16 @@ def wonder_parts(units: list[int], names: list[str]) -> dict[str, Any]:
     return {"rows": rows, "height": 8 + 14 * max(len(rows), 1)}
 
 
-def scoring_table(view: dict[str, Any]) -> dict[str, Any]:
-    """The wonder scoring table with its marker (spec §3.3): rows 1-7 and the light row."""
-    current = view["scoring_row"]
+@lru_cache(maxsize=64)
+def scoring_table_svg(current: int | str, language: str | None) -> str:
+    """The wonder scoring table as drawn: the same for every viewer of every game whose marker
+    is on that row (the view's `scoring_row`), so kept by the row and the language."""
+    return svg.table_svg(scoring_table(current))
+
+
+def scoring_table(current: int | str) -> dict[str, Any]:
+    """The wonder scoring table with its marker on row `current` (spec §3.3): rows 1-7 and
+    the light row."""
     rows: list[dict[str, Any]] = []
     for i, (first, second) in enumerate(data.WONDER_ROWS):
         rows.append({"label": str(i + 1), "first": first, "second": second, "y": 18 + 16 * i})
@@ -373,7 +380,7 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
             drawn["can_build"] = (wonder["id"], disc["id"]) in buildable
             drawn["move"] = _move({"type": BUILD, "wonder": wonder["id"], "disc": disc["id"]})
             drawn["chosen"] = build is not None and build["disc"] == disc["id"]
-            drawn["span"] = svg.disc_span(drawn, " chosen" if drawn["chosen"] else "")
+            drawn["span"] = svg.disc_span(drawn)
             discs.append(drawn)
         parts = wonder_parts(wonder["units"], names)
         wonders.append(
@@ -415,14 +422,16 @@ def board(view: dict[str, Any], names: list[str], recent: list[dict[str, Any]]) 
         "hand": hand_groups(view["hand"]),
         "actions": [{"kind": k, "label": str(ACTION_NAMES[k])} for k in view["actions"] or []],
     }
-    table, track, columns = scoring_table(view), score_track(totals, names), turn_order(view, names)
+    track, columns = score_track(totals, names), turn_order(view, names)
+    # The drawing data stay beside the text drawn from them (the templates they replaced read
+    # them: tests/games/test_tower_of_babel_svg.py).
     result: dict[str, Any] = {
         "phase": phase,
         "wonders": wonders,
         "players": players,
         "players_html": svg.players_html(players),
-        "table": table,
-        "table_svg": svg.table_svg(table),
+        "table": scoring_table(view["scoring_row"]),
+        "table_svg": scoring_table_svg(view["scoring_row"], get_language()),
         "track": track,
         "track_svg": svg.track_svg(track),
         "columns": columns,

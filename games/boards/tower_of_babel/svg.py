@@ -13,12 +13,11 @@ autoescape did. Each piece ends as its template file did, with a line end.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, npgettext, pgettext
+from django.utils.translation import npgettext, pgettext
 
 
 def disc_svg(disc: dict[str, Any]) -> SafeString:
@@ -36,10 +35,12 @@ def disc_svg(disc: dict[str, Any]) -> SafeString:
     )
 
 
-def disc_span(disc: dict[str, Any], extra: str = "") -> SafeString:
-    """A disc nobody may build now, with its needs as its title."""
+def disc_span(disc: dict[str, Any]) -> SafeString:
+    """A disc nobody may build now, with its needs as its title (marked when it is the disc
+    of the build in progress)."""
+    chosen = " chosen" if disc["chosen"] else ""
     return mark_safe(
-        f'<span class="tob-disc{extra}" data-disc="{disc["id"]}" title="{escape(disc["text"])}">'
+        f'<span class="tob-disc{chosen}" data-disc="{disc["id"]}" title="{escape(disc["text"])}">'
         f"{disc['svg']}</span>"
     )
 
@@ -107,49 +108,39 @@ def track_svg(track: dict[str, Any]) -> SafeString:
 
 
 def table_svg(table: dict[str, Any]) -> SafeString:
-    """The wonder scoring table (`drawing.scoring_table`) with its marker: the same for every
-    viewer of a game until the marker moves, so kept by its row and language."""
-    current = next((r["label"] for r in table["rows"] if r["current"]), None)
-    return _table_svg(table["height"], str(current), get_language(), _table_rows(table))
-
-
-def _table_rows(table: dict[str, Any]) -> tuple[tuple[Any, ...], ...]:
-    return tuple(
-        (r["y"], r["text_y"], r["label"], r["first"], r["second"], r["current"], r.get("light"))
-        for r in table["rows"]
-    ) + ((table["others"],),)
-
-
-@lru_cache(maxsize=64)
-def _table_svg(
-    height: int, current: str, language: str | None, rows: tuple[tuple[Any, ...], ...]
-) -> SafeString:
-    def t(text: str) -> str:
-        return escape(pgettext("tower of babel", text))
-
-    (others,) = rows[-1]
+    """The wonder scoring table (`drawing.scoring_table`) with its marker."""
+    on_this_row = escape(pgettext("tower of babel", "The scoring marker is on this row"))
     drawn = []
-    for y, text_y, label, first, second, is_current, light in rows[:-1]:
-        classes = (" current" if is_current else "") + (" light" if light else "")
+    for r in table["rows"]:
+        y, text_y = r["y"], r["text_y"]
+        classes = (" current" if r["current"] else "") + (" light" if r.get("light") else "")
         marker = (
             f'<polygon points="4,{y + 2} 14,{y + 7} 4,{y + 12}" class="marker">'
-            f"<title>{t('The scoring marker is on this row')}</title></polygon>"
-            if is_current
+            f"<title>{on_this_row}</title></polygon>"
+            if r["current"]
             else ""
         )
         drawn.append(
             f'<g class="row{classes}"><rect x="2" y="{y}" width="196" height="15"/>'
-            f'<text x="30" y="{text_y}">{escape(label)}</text>'
-            f'<text x="85" y="{text_y}">{first}</text><text x="130" y="{text_y}">{second}</text>'
-            f'<text x="175" y="{text_y}">{others}</text>{marker}</g>'
+            f'<text x="30" y="{text_y}">{escape(r["label"])}</text>'
+            f'<text x="85" y="{text_y}">{r["first"]}</text>'
+            f'<text x="130" y="{text_y}">{r["second"]}</text>'
+            f'<text x="175" y="{text_y}">{table["others"]}</text>{marker}</g>'
         )
+    label = escape(pgettext("tower of babel", "Wonder scoring table"))
+    heads = (
+        escape(pgettext("tower of babel", "row")),
+        escape(pgettext("tower of babel", "1st")),
+        escape(pgettext("tower of babel", "2nd")),
+        escape(pgettext("tower of babel", "others")),
+    )
     return mark_safe(
-        f'<svg viewBox="0 0 200 {height}" xmlns="http://www.w3.org/2000/svg" role="img"'
-        f' aria-label="{t("Wonder scoring table")}" class="tob-table-svg">\n'
-        f'        <text x="30" y="12" class="head">{t("row")}</text>'
-        f'<text x="85" y="12" class="head">{t("1st")}</text>'
-        f'<text x="130" y="12" class="head">{t("2nd")}</text>'
-        f'<text x="175" y="12" class="head">{t("others")}</text>\n'
+        f'<svg viewBox="0 0 200 {table["height"]}" xmlns="http://www.w3.org/2000/svg" role="img"'
+        f' aria-label="{label}" class="tob-table-svg">\n'
+        f'        <text x="30" y="12" class="head">{heads[0]}</text>'
+        f'<text x="85" y="12" class="head">{heads[1]}</text>'
+        f'<text x="130" y="12" class="head">{heads[2]}</text>'
+        f'<text x="175" y="12" class="head">{heads[3]}</text>\n'
         f"        {''.join(drawn)}\n"
         "      </svg>"
     )
@@ -175,13 +166,17 @@ def columns_svg(columns: dict[str, Any]) -> SafeString:
 def players_html(players: Iterable[dict[str, Any]]) -> SafeString:
     """The list of players (`drawing.board`'s players): each one's colour, points, cards in
     hand, action cards, trading card, collected discs and revealed action cards."""
-
-    def t(text: str) -> str:
-        return escape(pgettext("tower of babel", text))
-
-    def count(singular: str, plural: str, name: str, n: int) -> str:
-        return npgettext("tower of babel", singular, plural, n) % {name: n}
-
+    active = (
+        '<span class="badge tob-active-badge">'
+        f"{escape(pgettext('tower of babel', 'active'))}</span>"
+    )
+    last = (
+        ' <span class="badge last-move-badge">'
+        f"{escape(pgettext('tower of babel', 'last move'))}</span>"
+    )
+    offered = escape(pgettext("tower of babel", "trading card offered"))
+    collected = escape(pgettext("tower of babel", "Collected discs"))
+    action_cards = escape(pgettext("tower of babel", "Action cards:"))
     parts = []
     for p in players:
         classes = (
@@ -189,18 +184,29 @@ def players_html(players: Iterable[dict[str, Any]]) -> SafeString:
             + (" active" if p["is_active"] else "")
             + (" last-move" if p["last"] else "")
         )
-        active = f'<span class="badge tob-active-badge">{t("active")}</span>'
-        last = f' <span class="badge last-move-badge">{t("last move")}</span>'
         badges = (active if p["is_active"] else "") + (last if p["last"] else "")
         meta = " · ".join(
             (
-                count("%(points)s point", "%(points)s points", "points", p["total"]),
-                count("%(cards)s card in hand", "%(cards)s cards in hand", "cards", p["hand_size"]),
-                count("%(cards)s action card", "%(cards)s action cards", "cards", p["actions"]),
+                npgettext("tower of babel", "%(points)s point", "%(points)s points", p["total"])
+                % {"points": p["total"]},
+                npgettext(
+                    "tower of babel",
+                    "%(cards)s card in hand",
+                    "%(cards)s cards in hand",
+                    p["hand_size"],
+                )
+                % {"cards": p["hand_size"]},
+                npgettext(
+                    "tower of babel",
+                    "%(cards)s action card",
+                    "%(cards)s action cards",
+                    p["actions"],
+                )
+                % {"cards": p["actions"]},
             )
-        ) + ("" if p["trading_card"] else f" · {t('trading card offered')}")
+        ) + ("" if p["trading_card"] else f" · {offered}")
         discs = (
-            f'<div class="tob-owned" aria-label="{t("Collected discs")}">'
+            f'<div class="tob-owned" aria-label="{collected}">'
             + "".join(
                 f'<span class="tob-disc small" title="{escape(d["text"])}">{d["svg"]}</span>'
                 for d in p["discs"]
@@ -210,7 +216,7 @@ def players_html(players: Iterable[dict[str, Any]]) -> SafeString:
             else ""
         )
         actions = (
-            f'<div class="meta">{t("Action cards:")} '
+            f'<div class="meta">{action_cards} '
             f"{', '.join(escape(a) for a in p['revealed_actions'])}</div>"
             if p["revealed_actions"]
             else ""
