@@ -1,22 +1,24 @@
 """Load test with members, not only spectators:
 
-    python -m tools.load --games N --spectators M --seconds S
+    python -m tools.load --games N --spectators M --seconds S [--servers K]
 
 Starts the site on PostgreSQL and Redis (127.0.0.1:5432 and :6379) in a database and a Redis
-database of its own (club_load and db 13 unless told otherwise; both are emptied), with two ASGI
-servers (infra/serve.py) and the Celery workers on loopback (two `play` processes and a `heavy`
-worker: the layout of infra/workers.py). In each of the N games a simulated member plays a
-bot by HTTP as a browser does: signs in through the log-in form, opens the game page, keeps
-the page's socket open, and after a think time drawn from 2 to 8 s posts one of the move forms
-the board offers (with the session cookie and the CSRF token of the page, as htmx does). M spectator
-sockets watch the games, spread over both servers. After S seconds it prints the moves per second,
-the time from each member's move post to the board's arrival at every socket of the game (p50, p95,
-p99, max), the time the move posts took, how long the bots took beyond the configured delay, the
-HTTP answers by status, the updates that never arrived and the sockets that had to reconnect.
+database of its own (club_load and db 13 unless told otherwise; both are emptied), with K ASGI
+servers (infra/serve.py; two unless told otherwise) and the Celery workers on loopback (two
+`play` processes and a `heavy` worker: the layout of infra/workers.py). In each of the N games
+a simulated member plays a bot by HTTP as a browser does: signs in through the log-in form,
+opens the game page, keeps the page's socket open, and after a think time drawn from 2 to 8 s
+posts one of the move forms the board offers (with the session cookie and the CSRF token of
+the page, as htmx does). M spectator sockets watch the games: each game's member is on one
+server and its spectators on the next, so every move's boards are read on two servers (one
+when K is 1) whatever K is. After S seconds it prints the moves per second, the time from each
+member's move post to the board's arrival at every socket of the game (p50, p95, p99, max),
+the time the move posts took, how long the bots took beyond the configured delay, the HTTP
+answers by status, the updates that never arrived and the sockets that had to reconnect.
 
 
 It talks only to 127.0.0.1 and stops every process it started, also on Ctrl-C or an error.
-A measurement, not a test: its numbers depend on the machine (tests/test_load.py runs it
+A measurement, not a test: its numbers depend on the machine (tests/tools/test_load.py runs it
 briefly to check that it works).
 """
 
@@ -329,7 +331,7 @@ def run(options: argparse.Namespace) -> dict[str, Any]:
     processes: list[Any] = []
     browser = Browser(len(games))
     try:
-        servers = livestack.start_servers(2, logs, processes)
+        servers = livestack.start_servers(options.servers, logs, processes)
         play = livestack.worker_argv(workers.PLAY, 2)
         processes.append(livestack.start(play, logs / "worker-play.log"))
         # Production's layout: the searches members ask for have a worker of their own.
@@ -337,7 +339,7 @@ def run(options: argparse.Namespace) -> dict[str, Any]:
         processes.append(livestack.start(heavy, logs / "worker-heavy.log"))
         livestack.wait_for_workers(["play1", "play2", "heavy"])
         print(
-            f"{len(games)} game(s), {options.spectators} spectator(s), 2 servers, "
+            f"{len(games)} game(s), {options.spectators} spectator(s), {len(servers)} servers, "
             "2 play worker processes and a heavy one; "
             f"playing for {options.seconds:.0f} s...",
             flush=True,
@@ -352,6 +354,17 @@ def run(options: argparse.Namespace) -> dict[str, Any]:
     return report(options, members, spectators, browser, window, cpu)
 
 
+def member_server(game: int, servers: int) -> int:
+    """The server of game number `game`'s member (its page, posts and socket)."""
+    return game % servers
+
+
+def spectator_server(spectator: int, games: int, servers: int) -> int:
+    """The server of spectator number `spectator`, who watches game `spectator % games`: the
+    one after that game's member's, so two servers read each move as on two servers."""
+    return (member_server(spectator % games, servers) + 1) % servers
+
+
 async def drive(
     options: argparse.Namespace,
     games: list[tuple[str, str, int]],
@@ -364,7 +377,7 @@ async def drive(
 
     members = []
     for n, (username, password, game_id) in enumerate(games):
-        server = servers[n % 2]
+        server = servers[member_server(n, len(servers))]
         watch = Watch(game_id=game_id, server=server)
         members.append(Member(username, password, game_id, server, watch))
     held_back = 0
@@ -377,7 +390,10 @@ async def drive(
         print(f"log-ins held back by the site's rate limit and tried again: {held_back}")
     browser.statuses.clear()  # from here on, the answers of play
     spectators = [
-        Watch(game_id=games[n % len(games)][2], server=servers[(n + 1) % 2])
+        Watch(
+            game_id=games[n % len(games)][2],
+            server=servers[spectator_server(n, len(games), len(servers))],
+        )
         for n in range(options.spectators)
     ]
     sockets: list[tuple[Watch, str, Any]] = [(w, spectator_cookie, None) for w in spectators]
@@ -464,7 +480,7 @@ def report(
 
     print(
         f"games {len(members)}, spectators {len(spectators)}, member sockets {len(members)}, "
-        f"servers 2, workers 2, window {seconds:.0f} s"
+        f"servers {options.servers}, workers 2, window {seconds:.0f} s"
     )
     member_moves = sum(1 for post in posts if post.accepted)
     print(
@@ -496,6 +512,7 @@ def report(
     figures = {
         "games": len(members),
         "spectators": len(spectators),
+        "servers": options.servers,
         "moves_per_second": round(len(in_window) / seconds, 2),
         "member_moves": member_moves,
         "post_to_screen_ms": {k: ms(to_screen, f) for k, f in PERCENTILES},
@@ -540,6 +557,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=10, help="games, one member each")
     parser.add_argument("--spectators", type=int, default=20, help="spectator sockets in all")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the members play")
+    parser.add_argument(
+        "--servers", type=int, default=2, help="ASGI server processes (each game's sockets on two)"
+    )
     parser.add_argument("--bot-delay", type=float, default=0.5, help="seconds a bot waits")
     parser.add_argument("--engine", default="akropolis", help="the game's engine slug")
     parser.add_argument("--seed", type=int, default=None, help="seed of the think times")
@@ -553,8 +573,10 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/club_load")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/13")
     options = parser.parse_args(argv)
-    if options.games < 1 or options.spectators < 0 or options.seconds <= 0:
-        parser.error("--games must be at least 1, --spectators at least 0, --seconds above 0")
+    if options.games < 1 or options.spectators < 0 or options.seconds <= 0 or options.servers < 1:
+        parser.error(
+            "--games and --servers must be at least 1, --spectators at least 0, --seconds above 0"
+        )
     if options.form_log_ins is None:
         options.form_log_ins = options.games
     return options

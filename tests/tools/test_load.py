@@ -67,3 +67,19 @@ def test_a_short_load_run_reports_every_figure_and_no_server_error() -> None:
     assert not any(status.startswith("5") for status in figures["errors_by_status"])
     assert isinstance(figures["lost"], int)
     assert isinstance(figures["reconnects"], int)
+
+
+@pytest.mark.parametrize(("games", "servers"), [(200, 2), (7, 2), (100, 4), (5, 3), (3, 1)])
+def test_each_games_sockets_are_on_two_servers_whatever_their_number(
+    games: int, servers: int
+) -> None:
+    from tools.load import member_server, spectator_server
+
+    spectators = 2 * games
+    used: dict[int, set[int]] = {game: {member_server(game, servers)} for game in range(games)}
+    for spectator in range(spectators):
+        used[spectator % games].add(spectator_server(spectator, games, servers))
+    assert all(len(places) == min(2, servers) for places in used.values())
+    # The games spread evenly: no server holds more than its share of members.
+    members = [member_server(game, servers) for game in range(games)]
+    assert max(members.count(s) for s in range(servers)) == -(-games // servers)
