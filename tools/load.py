@@ -361,7 +361,8 @@ def member_server(game: int, servers: int) -> int:
 
 def spectator_server(spectator: int, games: int, servers: int) -> int:
     """The server of spectator number `spectator`, who watches game `spectator % games`: the
-    one after that game's member's, so two servers read each move as on two servers."""
+    one after that game's member's, so each move's boards are read on two servers whatever
+    their number (on the member's alone when there is one)."""
     return (member_server(spectator % games, servers) + 1) % servers
 
 
