@@ -9,6 +9,7 @@ Nothing here listens or connects anywhere but 127.0.0.1 (or localhost).
 from __future__ import annotations
 
 import asyncio
+import bisect
 import json
 import math
 import os
@@ -86,14 +87,30 @@ def spread(values: list[float]) -> str:
 
 def hop_lines(watches: list[Watch], committed: dict[tuple[int, int], float]) -> list[str]:
     """Where the time of traced boards went, hop by hop (ms, p50, p95 and p99): from the move's
-    insert to the commit, then each hop of the trace, then from the send to the arrival."""
+    insert to the commit, then each hop of the trace, then from the send to the arrival.
+
+    A board carries the trace of the announcement that set off its read, which may be of an
+    earlier move than the board shows (a read that waited found a newer move, or announcements
+    joined it: games/live_threads.py). Its first span runs from the insert of the move that
+    announcement was for: the game's last insert before the trace's commit."""
     names = ["insert", *HOPS, "arrival"]
     spans: dict[str, list[float]] = {f"{a} -> {b}": [] for a, b in pairwise(names)}
+    inserts: dict[int, list[float]] = {}
+    for (game_id, _), at in committed.items():
+        inserts.setdefault(game_id, []).append(at)
+    for times in inserts.values():
+        times.sort()
     for watch in watches:
         for version, hops in watch.traces.items():
             inserted = committed.get((watch.game_id, version))
             if inserted is None or not all(h in hops for h in HOPS):
                 continue
+            if hops["commit"] < inserted:
+                earlier = inserts[watch.game_id]
+                at = bisect.bisect_right(earlier, hops["commit"])
+                if at == 0:
+                    continue  # its move was inserted before the window
+                inserted = earlier[at - 1]
             times = [inserted, *(hops[h] for h in HOPS), watch.arrivals[version]]
             for span, (begin, end) in zip(spans, pairwise(times), strict=True):
                 spans[span].append((end - begin) * 1000)

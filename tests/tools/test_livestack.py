@@ -116,3 +116,25 @@ def test_a_board_missed_for_a_move_made_at_once_is_told_apart_from_one_lost() ->
     # 5 had the board of 6 in its place; 7 had none: 8 came four seconds after it.
     assert superseded == 1
     assert sorted(round(ms) for ms in latencies) == [20, 20]
+
+
+def trace(commit: float) -> dict[str, float]:
+    """A board's trace whose announcement committed at `commit`, each later hop 1 ms on."""
+    return {hop: commit + n / 1000 for n, hop in enumerate(livestack.HOPS)}
+
+
+def test_a_board_read_for_an_earlier_moves_announcement_counts_from_that_moves_insert() -> None:
+    # Move 3 was inserted at 100.000 and committed 5 ms later; its announcement waited in the
+    # hub's queue until move 4 (inserted at 102.000) was made, so the board the socket got
+    # shows 4 but carries 3's trace. Move 5's board carries its own trace.
+    committed = {(1, 3): 100.0, (1, 4): 102.0, (1, 5): 110.0}
+    watch = livestack.Watch(game_id=1, server="a", connected_at=50.0)
+    watch.traces = {4: trace(100.005), 5: trace(110.008)}
+    watch.arrivals = {4: 102.1, 5: 110.02}
+    lines = livestack.hop_lines([watch], committed)
+    first = next(line for line in lines if line.startswith("  insert -> commit:"))
+    # 5 ms (move 3's) and 8 ms (move 5's): never the -1,995 ms of 4's insert after 3's commit.
+    assert first == "  insert -> commit: p50 5.0, p95 8.0, p99 8.0"
+    # Each board's arrival counts from its own send: 4's board 2.09 s after it, 5's 7 ms.
+    arrival = next(line for line in lines if line.startswith("  send -> arrival:"))
+    assert arrival == "  send -> arrival: p50 7.0, p95 2090.0, p99 2090.0"
