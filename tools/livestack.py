@@ -92,7 +92,8 @@ def hop_lines(watches: list[Watch], committed: dict[tuple[int, int], float]) -> 
     A board carries the trace of the announcement that set off its read, which may be of an
     earlier move than the board shows (a read that waited found a newer move, or announcements
     joined it: games/live_threads.py). Its first span runs from the insert of the move that
-    announcement was for: the game's last insert before the trace's commit."""
+    announcement was for: the game's last insert before the trace's commit (a game's moves are
+    made one at a time, each inserted after the commit of the one before)."""
     names = ["insert", *HOPS, "arrival"]
     spans: dict[str, list[float]] = {f"{a} -> {b}": [] for a, b in pairwise(names)}
     inserts: dict[int, list[float]] = {}
@@ -102,15 +103,13 @@ def hop_lines(watches: list[Watch], committed: dict[tuple[int, int], float]) -> 
         times.sort()
     for watch in watches:
         for version, hops in watch.traces.items():
-            inserted = committed.get((watch.game_id, version))
-            if inserted is None or not all(h in hops for h in HOPS):
+            if (watch.game_id, version) not in committed or not all(h in hops for h in HOPS):
                 continue
-            if hops["commit"] < inserted:
-                earlier = inserts[watch.game_id]
-                at = bisect.bisect_right(earlier, hops["commit"])
-                if at == 0:
-                    continue  # its move was inserted before the window
-                inserted = earlier[at - 1]
+            earlier = inserts[watch.game_id]
+            at = bisect.bisect_right(earlier, hops["commit"])
+            if at == 0:
+                continue  # the announced move was inserted before the window
+            inserted = earlier[at - 1]
             times = [inserted, *(hops[h] for h in HOPS), watch.arrivals[version]]
             for span, (begin, end) in zip(spans, pairwise(times), strict=True):
                 spans[span].append((end - begin) * 1000)
