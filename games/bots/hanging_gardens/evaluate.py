@@ -20,6 +20,11 @@ The credit shrinks to nothing as the game ends; final results always come from
 Three optional helpers serve the whole-turn search of `games/bots/turn_mcts.py`:
 `information_key` (what a seat can see), `turns` (the seat's best complete turns) and
 `choice` (the card a turn takes, so the search weighs every card: `SEARCH`).
+
+The hard bot judges its own positions by `outlook`: `evaluate` with a waiting group
+credited for less of its tile (`OUTLOOK_READY_SHARE`), for every seat alike, and ranks its
+own turns by it (`outlook_turns`); the others are still modelled by `evaluate`, the
+judgement the greedy bot plays by.
 """
 
 from __future__ import annotations
@@ -58,6 +63,9 @@ NEXT_TILE_CHANCE = 0.55
 READY_GROUP = (4.0, 5.0, 6.0, 9.0)
 # How much of that a waiting group is worth before the card that touches it comes.
 READY_SHARE = 0.7
+# The same for the hard bot's own judgement (`outlook`). Chosen by matches of a greedy bot
+# judging by `outlook` against the plain greedy bot (docs/benchmarks.md, "Bot matches").
+OUTLOOK_READY_SHARE = 0.4
 # A temple-less group of two squares, which may grow into a scorable one.
 GROWING_GROUP = 0.8
 
@@ -76,12 +84,23 @@ _placements: memo.BoundedCache[dict[Placement, Summary | None]] = memo.BoundedCa
 
 
 def evaluate(state: State, seat: int) -> float:
+    return _judged(state, seat, READY_SHARE)
+
+
+def outlook(state: State, seat: int) -> float:
+    """The hard bot's judgement (`games/bots/turn_mcts.py`): `evaluate`, with a waiting
+    group worth `OUTLOOK_READY_SHARE` of its tile, for every seat."""
+    return _judged(state, seat, OUTLOOK_READY_SHARE)
+
+
+def _judged(state: State, seat: int, share: float) -> float:
+    """`share`: how much of its tile a waiting group is worth."""
     own_turns = _own_turns_left(state)
     tiles = _tile_estimates(state.open_tiles, state.hidden_tiles, state.missing, own_turns)
     estimates = list(tiles)
     if own_turns > 0:
         for s, own in enumerate(state.gardens):
-            estimates[s] += _garden_credit(own, own_turns)
+            estimates[s] += _summary_credit(_group_summary(own), own_turns, share)
     others = [e for s, e in enumerate(estimates) if s != seat]
     return estimates[seat] - (max(others) if others else 0.0)
 
@@ -145,14 +164,10 @@ def _series_credit(counts: Counter[str], in_game: dict[str, int], turns: float) 
     return credit
 
 
-def _garden_credit(own: Garden, turns: float) -> float:
-    return _summary_credit(_group_summary(own), turns)
-
-
-def _summary_credit(summary: tuple[list[float], int], turns: float) -> float:
+def _summary_credit(summary: tuple[list[float], int], turns: float, share: float) -> float:
     ready, growing = summary
     usable = int(turns + 0.999)
-    credit = READY_SHARE * sum(ready[:usable])
+    credit = share * sum(ready[:usable])
     return credit + GROWING_GROUP * min(growing, max(usable - len(ready), 0))
 
 
@@ -217,7 +232,19 @@ def _garden_key(own: Garden) -> Hashable:
 
 def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[str, Any]]]]:
     """The `limit` best complete turns of `seat`, best first, as (value, moves); each value
-    is `evaluate` after the turn.
+    is `evaluate` after the turn (`_best_turns`)."""
+    return _best_turns(state, seat, limit, READY_SHARE)
+
+
+def outlook_turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[str, Any]]]]:
+    """`turns`, valued by `outlook`: the hard bot's own turns."""
+    return _best_turns(state, seat, limit, OUTLOOK_READY_SHARE)
+
+
+def _best_turns(
+    state: State, seat: int, limit: int, share: float
+) -> list[tuple[float, list[dict[str, Any]]]]:
+    """The `limit` best complete turns, each valued by `_judged` with `share` after it.
 
     The temple goes on the first square of its group (every square scores alike), so a
     scoring turn is one line per group and tile. A placement that makes no group eligible
@@ -228,17 +255,17 @@ def turns(state: State, seat: int, limit: int) -> list[tuple[float, list[dict[st
         return []
     found: list[tuple[float, int, list[dict[str, Any]]]] = []
     if state.phase != PLACE:
-        for value, line in _finishes(state, seat):
+        for value, line in _finishes(state, seat, share):
             found.append((value, len(found), line))
     else:
-        quiet = _QuietTurn(state, seat)
+        quiet = _QuietTurn(state, seat, share)
         for move in ENGINE.legal_moves(state, seat):
             quick = quiet.value_of(move)
             if quick is not None:
                 found.append((quick, len(found), [move]))
                 continue
             after = ENGINE.apply_move(state, seat, move)
-            for value, line in _finishes(after, seat):
+            for value, line in _finishes(after, seat, share):
                 found.append((value, len(found), [move, *line]))
     found.sort(key=lambda item: (-item[0], item[1]))
     return [(value, line) for value, _, line in found[:limit]]
@@ -248,23 +275,25 @@ def turn_values(state: State, seat: int, moves: list[dict[str, Any]]) -> list[fl
     """For each move, `evaluate` after the best way to finish the turn it starts (the
     greedy bot's question). A turn ends when the seat's next card is due: with two players
     the same seat may play the next turn too, and that turn is not part of this one."""
-    quiet = _QuietTurn(state, seat) if state.phase == PLACE else None
+    quiet = _QuietTurn(state, seat, READY_SHARE) if state.phase == PLACE else None
     values = []
     for move in moves:
         value = quiet.value_of(move) if quiet is not None else None
         if value is None:
-            value = max(v for v, _ in _finishes(ENGINE.apply_move(state, seat, move), seat))
+            after = ENGINE.apply_move(state, seat, move)
+            value = max(v for v, _ in _finishes(after, seat, READY_SHARE))
         values.append(value)
     return values
 
 
-def _finishes(state: State, seat: int) -> list[tuple[float, list[dict[str, Any]]]]:
-    """Every way (one temple square per group) to finish the turn from `state`, valued."""
+def _finishes(state: State, seat: int, share: float) -> list[tuple[float, list[dict[str, Any]]]]:
+    """Every way (one temple square per group) to finish the turn from `state`, valued by
+    `_judged` with `share`."""
     if ENGINE.is_over(state) or state.current != seat or state.phase == PLACE:
-        return [(evaluate(state, seat), [])]
+        return [(_judged(state, seat, share), [])]
     found = []
     for move in _choices(state):
-        for value, line in _finishes(ENGINE.apply_move(state, seat, move), seat):
+        for value, line in _finishes(ENGINE.apply_move(state, seat, move), seat, share):
             found.append((value, [move, *line]))
     return found
 
@@ -282,10 +311,10 @@ def _scorable(placed: Garden, motif_cells: list[int]) -> bool:
 
 
 class _QuietTurn:
-    """`evaluate` after a turn of `seat` that only places a card: one state stands for all
-    of them, with the seat's garden swapped in."""
+    """`_judged` with `share` after a turn of `seat` that only places a card: one state
+    stands for all of them, with the seat's garden swapped in."""
 
-    def __init__(self, state: State, seat: int) -> None:
+    def __init__(self, state: State, seat: int, share: float) -> None:
         first = next(
             m for m in ENGINE.legal_moves(state, seat) if m["type"] in (PLACE_CARD, DISCARD_CARD)
         )
@@ -295,6 +324,7 @@ class _QuietTurn:
         else:
             self.after = _end_turn_without_scoring(state, first)
         self.seat = seat
+        self.share = share
         self.garden = state.gardens[seat]
         key = _garden_key(self.garden)
         known = _placements.get(key)
@@ -308,7 +338,12 @@ class _QuietTurn:
             after.open_tiles, after.hidden_tiles, after.missing, self.own_turns
         )
         others = [
-            self.tiles[s] + (_garden_credit(g, self.own_turns) if self.own_turns > 0 else 0.0)
+            self.tiles[s]
+            + (
+                _summary_credit(_group_summary(g), self.own_turns, share)
+                if self.own_turns > 0
+                else 0.0
+            )
             for s, g in enumerate(after.gardens)
             if s != seat
         ]
@@ -318,7 +353,7 @@ class _QuietTurn:
         """The value after a quiet turn that leaves the garden with this group summary."""
         own = self.tiles[self.seat]
         if self.own_turns > 0:
-            own += _summary_credit(summary, self.own_turns)
+            own += _summary_credit(summary, self.own_turns, self.share)
         return own - self.best_other
 
     def value_of(self, move: dict[str, Any]) -> float | None:

@@ -127,10 +127,36 @@ def test_a_group_without_a_temple_promises_a_tile() -> None:
     assert value(scored) == value(plain)
 
 
-def test_turns_are_valued_exactly_as_the_evaluation_after_them() -> None:
+def test_the_hard_bots_outlook_credits_a_waiting_group_for_less_of_its_tile() -> None:
+    # A temple-less group of three promises a tile from the first column; the greedy bot's
+    # evaluation counts READY_SHARE of it, the hard bot's outlook OUTLOOK_READY_SHARE, and
+    # both judge the other seat's waiting groups the same way.
+    plain = {"x": 0, "y": 0, "rows": ["...", "...", "..."]}
+    ready = {"x": 0, "y": 0, "rows": ["PPP", "...", "..."]}
+    tile = hg_evaluate.READY_GROUP[0]
+    for judge, share in (
+        (hg_evaluate.evaluate, hg_evaluate.READY_SHARE),
+        (hg_evaluate.outlook, hg_evaluate.OUTLOOK_READY_SHARE),
+    ):
+        mine = position(**MID_GAME, gardens=[ready, plain])
+        theirs = position(**MID_GAME, gardens=[plain, ready])
+        even = position(**MID_GAME, gardens=[plain, plain])
+        assert judge(mine, 0) - judge(even, 0) == pytest.approx(share * tile)
+        assert judge(theirs, 0) - judge(even, 0) == pytest.approx(-share * tile)
+    assert hg_evaluate.OUTLOOK_READY_SHARE < hg_evaluate.READY_SHARE
+
+
+@pytest.mark.parametrize(
+    ("lister", "judge"),
+    [
+        (hg_evaluate.turns, hg_evaluate.evaluate),
+        (hg_evaluate.outlook_turns, hg_evaluate.outlook),
+    ],
+)
+def test_turns_are_valued_exactly_as_their_judgement_after_them(lister: Any, judge: Any) -> None:
     for state in positions(seed=5, count=6):
         seat = ENGINE.to_move(state)[0]
-        ranked = hg_evaluate.turns(state, seat, 10**6)
+        ranked = lister(state, seat, 10**6)
         assert ranked
         assert [v for v, _ in ranked] == sorted((v for v, _ in ranked), reverse=True)
         for value, moves in ranked[:: max(1, len(ranked) // 25)]:
@@ -140,7 +166,7 @@ def test_turns_are_valued_exactly_as_the_evaluation_after_them() -> None:
                 after = ENGINE.apply_move(after, seat, move)
             assert after.phase == "place" or ENGINE.is_over(after)
             assert after.turns_played == state.turns_played + 1
-            assert hg_evaluate.evaluate(after, seat) == pytest.approx(value)
+            assert judge(after, seat) == pytest.approx(value)
 
 
 def test_turns_do_not_depend_on_the_positions_ranked_before() -> None:
