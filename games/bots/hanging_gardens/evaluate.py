@@ -98,9 +98,8 @@ def _judged(state: State, seat: int, share: float) -> float:
     own_turns = _own_turns_left(state)
     tiles = _tile_estimates(state.open_tiles, state.hidden_tiles, state.missing, own_turns)
     estimates = list(tiles)
-    if own_turns > 0:
-        for s, own in enumerate(state.gardens):
-            estimates[s] += _summary_credit(_group_summary(own), own_turns, share)
+    for s, own in enumerate(state.gardens):
+        estimates[s] += _garden_credit(own, own_turns, share)
     others = [e for s, e in enumerate(estimates) if s != seat]
     return estimates[seat] - (max(others) if others else 0.0)
 
@@ -162,6 +161,11 @@ def _series_credit(counts: Counter[str], in_game: dict[str, int], turns: float) 
         if counts[person] and counts[kind] < len(data.SERIES_VALUES[kind]):
             credit += (complete - alone) * _completion_chance(kind, counts[kind], in_game, turns)
     return credit
+
+
+def _garden_credit(own: Garden, turns: float, share: float) -> float:
+    """What the seat's waiting and growing groups promise (nothing once no turn is left)."""
+    return _summary_credit(_group_summary(own), turns, share) if turns > 0 else 0.0
 
 
 def _summary_credit(summary: tuple[list[float], int], turns: float, share: float) -> float:
@@ -338,12 +342,7 @@ class _QuietTurn:
             after.open_tiles, after.hidden_tiles, after.missing, self.own_turns
         )
         others = [
-            self.tiles[s]
-            + (
-                _summary_credit(_group_summary(g), self.own_turns, share)
-                if self.own_turns > 0
-                else 0.0
-            )
+            self.tiles[s] + _garden_credit(g, self.own_turns, share)
             for s, g in enumerate(after.gardens)
             if s != seat
         ]
