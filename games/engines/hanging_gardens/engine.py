@@ -8,14 +8,22 @@ The face-down draw for a group of 6+ and the missing-tile credits happen by them
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from games.engines.base import EngineDefaults, IllegalMove, Rng, move_type, require_integers
 from games.engines.hanging_gardens import data, garden, scoring, state, view
 from games.engines.hanging_gardens.garden import Garden
 from games.engines.hanging_gardens.grid import SHAPES, in_bounds, pack
-from games.engines.hanging_gardens.state import OVER, PLACE, TEMPLE, TILE, State, Turn, evolve
+from games.engines.hanging_gardens.state import (
+    OVER,
+    PLACE,
+    TEMPLE,
+    TILE,
+    State,
+    Turn,
+    evolve,
+    evolve_turn,
+)
 from games.engines.hanging_gardens.steps import (
     DISCARD_CARD,
     MOVE_TEMPLE,
@@ -241,7 +249,7 @@ def _score(s: State, x: int, y: int, source: tuple[int, int] | None) -> State:
     s = evolve(
         s,
         gardens=_with(s.gardens, s.current, garden.with_temple(own, target, moved_from)),
-        last=replace(s.last, temple=target, temple_from=moved_from),
+        last=evolve_turn(s.last, temple=target, temple_from=moved_from),
     )
     return _after_temple(s, len(group))
 
@@ -257,7 +265,7 @@ def _after_temple(s: State, size: int) -> State:
                 s,
                 hidden_tiles=_with(s.hidden_tiles, seat, s.hidden_tiles[seat] + s.supply[:1]),
                 supply=s.supply[1:],
-                last=replace(s.last, drew_hidden=True),
+                last=evolve_turn(s.last, drew_hidden=True),
             )
         else:
             missing += 1
@@ -271,7 +279,7 @@ def _after_temple(s: State, size: int) -> State:
         s = evolve(
             s,
             missing=_with(s.missing, seat, s.missing[seat] + missing),
-            last=replace(s.last, missing=missing),
+            last=evolve_turn(s.last, missing=missing),
         )
     return evolve(s, phase=TILE) if can_take else _end_turn(s)
 
@@ -304,7 +312,7 @@ def _take_tile(s: State, column: int, slot: int) -> State:
         open_tiles=_with(s.open_tiles, seat, (*s.open_tiles[seat], kind)),
         tile_display=tuple(display),
         supply=s.supply[1:],
-        last=replace(s.last, tile=(column, slot, kind)),
+        last=evolve_turn(s.last, tile=(column, slot, kind)),
     )
     return _end_turn(s)
 

@@ -56,10 +56,10 @@ Inside a tiles entry, "open", "hidden" and "missing" default to empty and 0.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from operator import attrgetter
+from dataclasses import dataclass
 from typing import Any
 
+from games.engines.base import replacer
 from games.engines.hanging_gardens import data
 from games.engines.hanging_gardens.garden import Garden
 from games.engines.hanging_gardens.grid import in_bounds, pack, unpack
@@ -182,15 +182,10 @@ class State:
         return data.CARDS_PER_ROUND.get(self.players, self.players)
 
 
-_FIELDS = tuple(f.name for f in fields(State))
-_VALUES = attrgetter(*_FIELDS)
-
-
-def evolve(state: State, **changes: Any) -> State:
-    """`dataclasses.replace` without its checks: bots build hundreds of thousands of states."""
-    values = dict(zip(_FIELDS, _VALUES(state), strict=True))
-    values.update(changes)
-    return State(**values)
+# `dataclasses.replace` of a state or a turn, without its checks and `__init__`: bots build
+# hundreds of thousands of states a search.
+evolve = replacer(State)
+evolve_turn = replacer(Turn)
 
 
 def dump(state: State) -> dict[str, Any]:
