@@ -8,6 +8,7 @@ of discs); `Context` holds what it depends on.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from games.bots import memo
@@ -16,20 +17,24 @@ from games.engines.tower_of_babel.scoring import disc_set_bonus, set_bonus, wond
 from games.engines.tower_of_babel.state import State
 
 # Share of the gap between "3 for taking part" and the current majority's award that a
-# seat is credited with, by the number of discs still on the wonder.
-CONFIDENCE = {1: 0.8, 2: 0.55, 3: 0.35}
+# seat is credited with, by the number of discs still on the wonder (more: the last entry).
+CONFIDENCE = (0.8, 0.55, 0.35)
 # A building card while builds of its type remain, at the start of the game.
 CARD = 1.3
 # A card of a type no disc on the board needs any more.
 DEAD_CARD = 0.1
 # A begun set (one disc of a type) while discs of that type remain.
 BEGUN_SET = 1.5
-# The hard bot's outlook on sets (`Context` with `hope`): share of the bonus the next disc
+# The hard bot's outlook on sets (`Weights.hope`): share of the bonus the next disc
 # of a begun type would add, while discs of that type remain, at the start of the game.
 # Chosen by matches of a greedy bot judging by this outlook against three plain greedy
 # bots (200 four-player games each, seats rotated): it won 25% with 0.3, 34% with 0.5,
 # 33% with 0.7 and with 1.0, 44% (and 42% on other seeds) with 1.5, 35% with 2.0.
 SET_HOPE = 1.5
+# The outlook's `CONFIDENCE`: a majority on an unfinished wonder is less sure than the greedy
+# judgement takes it to be. Chosen by the same matches (docs/benchmarks.md, "Bot matches",
+# 8 December 2026).
+OUTLOOK_CONFIDENCE = (0.5, 0.3, 0.2)
 # Action cards whose worth is their use, at the start of the game.
 ACTION_USE = {
     data.CARD_EXCHANGE: 1.0,
@@ -58,21 +63,40 @@ def _board(wonders: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], tuple
     return tuple(counts), tuple(demand)
 
 
-class Context:
-    """What the worth of holdings depends on: how much of the game is left and which
-    types the board still needs.
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How a judgement weighs what holdings may lead to.
 
-    With `hope` (the hard bot's outlook, `SET_HOPE`), every begun set is also credited
+    `hope`: with it (the hard bot's outlook, `SET_HOPE`), every begun set is also credited
     with that share of what its next disc would add, instead of the flat `BEGUN_SET` for a
     single disc: the greedy bot judges sets as they stand, the hard bot by where they lead.
+    `confidence`: how much of a current majority on an unfinished wonder is counted on, by
+    the discs still on it (`CONFIDENCE`).
     """
 
-    __slots__ = ("left", "values", "open_types", "hope")
+    hope: float = 0.0
+    confidence: tuple[float, ...] = CONFIDENCE
+
+
+# The greedy bot's judgement (and the hard bot's model of the other seats), and the hard bot's.
+PLAIN = Weights()
+OUTLOOK = Weights(SET_HOPE, OUTLOOK_CONFIDENCE)
+
+
+class Context:
+    """What the worth of holdings depends on: how much of the game is left, which types the
+    board still needs, and the judgement's `Weights`."""
+
+    __slots__ = ("left", "values", "open_types", "hope", "confidence")
 
     def __init__(
-        self, wonders: tuple[tuple[int, ...], ...], two_type_discs: bool, hope: float = 0.0
+        self,
+        wonders: tuple[tuple[int, ...], ...],
+        two_type_discs: bool,
+        weights: Weights = PLAIN,
     ) -> None:
-        self.hope = hope
+        self.hope = weights.hope
+        self.confidence = weights.confidence
         counts, demand = _board(wonders)
         # 1 at the start, towards 0 as the type with fewest discs on the board runs out.
         self.left = min(counts) / (7 if two_type_discs else 6)
@@ -112,37 +136,42 @@ class Context:
         return value
 
 
-def context(state: State, hope: float = 0.0) -> Context:
-    return Context(state.wonders, state.options.two_type_discs, hope)
+def context(state: State, weights: Weights = PLAIN) -> Context:
+    return Context(state.wonders, state.options.two_type_discs, weights)
 
 
 def wonder_estimate(
-    units: tuple[int, ...] | list[int], remaining: int, completed: int
+    units: tuple[int, ...] | list[int],
+    remaining: int,
+    completed: int,
+    confidence: tuple[float, ...] = CONFIDENCE,
 ) -> list[float] | None:
     """A seat's likely points from an unfinished wonder (None when nobody built there)."""
     if not any(units):
         return None
     row = data.WONDER_ROWS[min(completed + remaining - 1, len(data.WONDER_ROWS) - 1)]
     awards = wonder_awards(tuple(units), row)
-    c = CONFIDENCE.get(remaining, 0.35)
+    c = confidence[min(remaining, len(confidence)) - 1]
     others = data.OTHERS_POINTS
     return [others + c * (a - others) if u else 0.0 for a, u in zip(awards, units, strict=True)]
 
 
-def wonder_shares(state: State, completed: int, skip: int = -1) -> list[float]:
+def wonder_shares(
+    state: State, completed: int, confidence: tuple[float, ...] = CONFIDENCE, skip: int = -1
+) -> list[float]:
     result = [0.0] * state.players
     for i, (discs, units) in enumerate(zip(state.wonders, state.units, strict=True)):
         if discs and i != skip:
-            shares = wonder_estimate(units, len(discs), completed)
+            shares = wonder_estimate(units, len(discs), completed, confidence)
             if shares is not None:
                 for s in range(state.players):
                     result[s] += shares[s]
     return result
 
 
-def estimates(state: State, hope: float = 0.0) -> list[float]:
-    ctx = context(state, hope)
-    result = wonder_shares(state, state.completed)
+def estimates(state: State, weights: Weights = PLAIN) -> list[float]:
+    ctx = context(state, weights)
+    result = wonder_shares(state, state.completed, ctx.confidence)
     for s in range(state.players):
         result[s] += (
             state.wonder_points[s]

@@ -25,9 +25,10 @@ them (`resampled`). Everything is read from the state it is given, which for a b
 determinization of its own view.
 
 The hard bot judges its own positions by `outlook`: `evaluate` with every begun set also
-valued by where it may lead (a share of what the next disc of its type would add), for
-every seat alike. The greedy bot, and the hard bot's model of its opponents, judge sets as
-they stand.
+valued by where it may lead (a share of what the next disc of its type would add), and a
+current majority on an unfinished wonder counted on for less of its award, for every seat
+alike. The greedy bot, and the hard bot's model of its opponents, judge sets as they stand
+and majorities at `CONFIDENCE`.
 
 Optional helpers serve the whole-turn search of `games/bots/turn_mcts.py`:
 `information_key` (what a seat can see), `turns` (a seat's best complete turns) and
@@ -45,8 +46,10 @@ from typing import Any
 
 from games.bots.tower_of_babel.estimates import (
     ACTION_USE,
-    SET_HOPE,
+    OUTLOOK,
+    PLAIN,
     Context,
+    Weights,
     context,
     estimates,
     wonder_estimate,
@@ -95,19 +98,21 @@ TRADE_FOR_SET_GAIN = 5
 
 
 def evaluate(state: State, seat: int) -> float:
-    return _judged(state, seat, hope=0.0)
+    return _judged(state, seat, PLAIN)
 
 
 def outlook(state: State, seat: int) -> float:
     """The hard bot's judgement (`games/bots/turn_mcts.py`): `evaluate`, with every begun
-    set also valued by where it may lead (`SET_HOPE`), for every seat alike. A build in
-    progress is settled by the same rules as in `evaluate`, judged with this outlook."""
-    return _judged(state, seat, hope=SET_HOPE)
+    set also valued by where it may lead (`SET_HOPE`) and a majority on an unfinished wonder
+    counted on less (`OUTLOOK_CONFIDENCE`), for every seat alike (`estimates.OUTLOOK`). A
+    build in progress is settled by the same rules as in `evaluate`, judged with this
+    outlook."""
+    return _judged(state, seat, OUTLOOK)
 
 
-def _judged(state: State, seat: int, hope: float) -> float:
+def _judged(state: State, seat: int, weights: Weights) -> float:
     samples = resampled(state, seat)
-    return sum(_relative(settled_estimates(s, hope), seat) for s in samples) / len(samples)
+    return sum(_relative(settled_estimates(s, weights), seat) for s in samples) / len(samples)
 
 
 def resampled(state: State, seat: int) -> list[State]:
@@ -153,15 +158,15 @@ def _relative(values: list[float], seat: int) -> float:
     return values[seat] - (max(others) if others else 0.0)
 
 
-def settled_estimates(state: State, hope: float = 0.0) -> list[float]:
+def settled_estimates(state: State, weights: Weights = PLAIN) -> list[float]:
     """Estimates per seat; inside a build, after the build as the rules above play it."""
     if state.phase == OVER:
         return [float(t) for t in scores(state)["totals"]]
     if state.phase == OFFERS:
         state = with_policy_offers(state)
     if state.phase == RESOLVE:
-        return best_choice(state, hope)[1]
-    return estimates(state, hope)
+        return best_choice(state, weights)[1]
+    return estimates(state, weights)
 
 
 # --- inside a build ---------------------------------------------------------------------
@@ -197,15 +202,15 @@ def with_policy_offers(state: State) -> State:
     return state
 
 
-def best_choice(state: State, hope: float = 0.0) -> tuple[dict[str, Any], list[float]]:
+def best_choice(state: State, weights: Weights = PLAIN) -> tuple[dict[str, Any], list[float]]:
     """The active player's best accept or abandon in the resolve step, by his estimates,
     with the estimates it leads to (judged before the end-of-turn draws, which are the
     same whatever he chooses)."""
     active = state.active
     best_move: dict[str, Any] = {"type": "abandon"}
-    best = estimates(table.abandon(state, finish=False), hope)
+    best = estimates(table.abandon(state, finish=False), weights)
     best_value = _relative(best, active)
-    for (seats, jokers), values in zip(*choice_estimates(state, hope), strict=True):
+    for (seats, jokers), values in zip(*choice_estimates(state, weights), strict=True):
         value = _relative(values, active)
         if value > best_value:
             best_value, best = value, values
@@ -214,7 +219,7 @@ def best_choice(state: State, hope: float = 0.0) -> tuple[dict[str, Any], list[f
 
 
 def choice_estimates(
-    state: State, hope: float = 0.0
+    state: State, weights: Weights = PLAIN
 ) -> tuple[list[tuple[tuple[int, ...], Cards]], list[list[float]]]:
     """Every accept of the resolve step with the estimates right after it: what
     `estimates(table.accept(state, seats, jokers, finish=False))` gives (the exact scores
@@ -233,11 +238,11 @@ def choice_estimates(
         return options, totals
     n = state.players
     active = state.active
-    ctx = Context(tuple(after), state.options.two_type_discs, hope)
+    ctx = Context(tuple(after), state.options.two_type_discs, weights)
     completes = not after[index]
     completed = state.completed + completes
     needs = data.DISCS[build.disc]
-    base = wonder_shares(state, completed, skip=index)
+    base = wonder_shares(state, completed, ctx.confidence, skip=index)
     sets = [ctx.sets(state.discs[s]) for s in range(n)]
     for s in range(n):
         base[s] += (
@@ -291,7 +296,7 @@ def choice_estimates(
                 held = len(state.discs[active]) + (taker == active)
                 values[active] += ctx.actions((drawn,), held)
         else:
-            shares = wonder_estimate(units, len(after[index]), completed)
+            shares = wonder_estimate(units, len(after[index]), completed, ctx.confidence)
             if shares is not None:
                 for s in range(n):
                     values[s] += shares[s]

@@ -121,6 +121,29 @@ def test_the_hard_bots_outlook_values_a_begun_set_by_its_next_disc(held: int) ->
     )
 
 
+@pytest.mark.parametrize("remaining", [1, 2, 3])
+def test_the_hard_bots_outlook_counts_on_a_wonder_majority_for_less(remaining: int) -> None:
+    """Red alone has parts on the first wonder, with `remaining` discs still on it. Spec 2.6:
+    were it completed now, the first row not yet used pays the majority 8 + 2 a row further
+    (completed 0, so row `remaining`), the others 3. Both judgements credit Red with 3 plus a
+    share of the gap, by the discs left: `CONFIDENCE` for the greedy bot, the smaller
+    `OUTLOOK_CONFIDENCE` for the hard bot; nothing else of the position differs."""
+    wonders = [list(w) for w in FULL_BOARD]
+    wonders[0] = wonders[0][:remaining]
+    units = [[0, 0, 0, 0] for _ in wonders]
+    units[0][RED] = 2
+    state = position(wonders=wonders, units=units, hands=[{}, {}, {}, {}])
+    majority = 8 + 2 * (remaining - 1)
+    gap = majority - 3
+    plain = 3 + estimates.CONFIDENCE[remaining - 1] * gap
+    hoped = 3 + estimates.OUTLOOK_CONFIDENCE[remaining - 1] * gap
+    assert estimates.OUTLOOK_CONFIDENCE[remaining - 1] < estimates.CONFIDENCE[remaining - 1]
+    assert tob_evaluate.evaluate(state, RED) == pytest.approx(plain)
+    assert tob_evaluate.outlook(state, RED) == pytest.approx(hoped)
+    # The other seats' outlook counts on Red's majority for less as well.
+    assert tob_evaluate.outlook(state, BLUE) == pytest.approx(-hoped)
+
+
 def test_a_five_points_card_is_worth_five_and_cards_are_worth_something() -> None:
     base = position(hands=[{}, {}, {}, {}])
     card = position(hands=[{}, {}, {}, {}], actions=[["five_points"], [], [], []])
@@ -129,17 +152,21 @@ def test_a_five_points_card_is_worth_five_and_cards_are_worth_something() -> Non
     assert tob_evaluate.evaluate(ships, RED) > tob_evaluate.evaluate(base, RED)
 
 
-def test_the_worked_out_choices_match_playing_them_through_the_engine() -> None:
+@pytest.mark.parametrize("weights", [estimates.PLAIN, estimates.OUTLOOK])
+def test_the_worked_out_choices_match_playing_them_through_the_engine(
+    weights: estimates.Weights,
+) -> None:
     # `choice_estimates` works the estimates out from what changes; they must equal the
-    # estimates of the position the engine reaches (exact scores when the game ends).
+    # estimates of the position the engine reaches (exact scores when the game ends), for
+    # the greedy judgement and the hard bot's outlook alike.
     for state in positions(seed=11, phase=RESOLVE, count=25, players=5):
-        options, values = tob_evaluate.choice_estimates(state)
+        options, values = tob_evaluate.choice_estimates(state, weights)
         for (seats, jokers), worked in zip(options, values, strict=True):
             after = table.accept(state, seats, jokers, finish=False)
             if ENGINE.is_over(after):
                 expected = [float(t) for t in ENGINE.scores(after)["totals"]]
             else:
-                expected = tob_evaluate.estimates(after)
+                expected = tob_evaluate.estimates(after, weights)
             assert worked == pytest.approx(expected, abs=1e-9)
 
 
