@@ -59,10 +59,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engines.base import replacer
 from games.engines.hanging_gardens import data
 from games.engines.hanging_gardens.garden import Garden
 from games.engines.hanging_gardens.grid import in_bounds, pack, unpack
+from games.engines.records import replacer
 
 PLACE = "place"
 TEMPLE = "temple"

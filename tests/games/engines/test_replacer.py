@@ -1,4 +1,4 @@
-"""`base.replacer`: the bots' quick `dataclasses.replace` (games/engines/base.py)."""
+"""`records.replacer`: the bots' quick `dataclasses.replace` (games/engines/records.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from games.engines.base import replacer
 from games.engines.hanging_gardens import ENGINE
 from games.engines.hanging_gardens.state import evolve, evolve_turn
+from games.engines.records import replacer
 
 
 @dataclass(frozen=True, slots=True)
