@@ -3,11 +3,14 @@ start it from here.
 
     .venv/bin/python -m infra.serve --host 0.0.0.0 --port 8000
 
-uvicorn (with uvloop, httptools and its `websockets` implementation) serves HTTP and the
-sockets. It replaced daphne after `manage.py bench_live` measured both on the same app: with
+uvicorn (with uvloop, httptools and its `websockets-sansio` implementation) serves HTTP and
+the sockets. It replaced daphne after `manage.py bench_live` measured both on the same app: with
 1,000 sockets on two servers, uvicorn's sends took about half of daphne's time
 (docs/benchmarks.md, "The live fan-out"). daphne, and granian, stay available to the
-benchmark (`bench_live --asgi`) so the comparison can be made again.
+benchmark (`bench_live --asgi`, `tools.load --asgi`) so the comparison can be made again, and
+so does uvicorn over the `websockets` library's legacy server (`uvicorn-legacy`), which uvicorn
+deprecates and the site served its sockets with until 8 December 2026: side by side, the
+Sans-I/O one spent 4 to 7 % less of the servers' CPU (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -22,12 +25,18 @@ APP = "config.asgi:application"
 SITE = "uvicorn"
 
 
+# uvicorn's implementations of the websocket protocol by server kind: the Sans-I/O one over
+# the `websockets` library's protocol, and the one over that library's legacy server, which
+# uvicorn deprecates (kept for the benchmarks' comparison).
+WEBSOCKETS = {"uvicorn": "websockets-sansio", "uvicorn-legacy": "websockets"}
+
+
 def argv(host: str, port: int, kind: str = SITE) -> list[str]:
     """The command line serving the site on `host:port` with the server `kind`."""
-    if kind == "uvicorn":
+    if kind in WEBSOCKETS:
         return [
             *(str(BIN / "uvicorn"), "--host", host, "--port", str(port)),
-            *("--ws", "websockets", "--loop", "uvloop", "--http", "httptools"),
+            *("--ws", WEBSOCKETS[kind], "--loop", "uvloop", "--http", "httptools"),
             # Channels' router has no lifespan protocol; a stop waits at most 10 s for requests.
             *("--lifespan", "off", "--timeout-graceful-shutdown", "10"),
             *("--no-access-log", "--log-level", "warning", APP),
@@ -42,7 +51,7 @@ def argv(host: str, port: int, kind: str = SITE) -> list[str]:
     raise ValueError(f"unknown ASGI server {kind!r}")
 
 
-KINDS = ("uvicorn", "daphne", "granian")
+KINDS = ("uvicorn", "uvicorn-legacy", "daphne", "granian")
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Load test with members, not only spectators:
 
-    python -m tools.load --games N --spectators M --seconds S [--servers K]
+    python -m tools.load --games N --spectators M --seconds S [--servers K] [--asgi KIND]
 
 Starts the site on PostgreSQL and Redis (127.0.0.1:5432 and :6379) in a database and a Redis
 database of its own (club_load and db 13 unless told otherwise; both are emptied), with K ASGI
@@ -48,7 +48,7 @@ from urllib.parse import urlencode
 
 from django.core.management.base import CommandError
 
-from infra import workers
+from infra import serve, workers
 from tools import livestack
 from tools.livestack import Watch, percentile, spread
 
@@ -331,7 +331,7 @@ def run(options: argparse.Namespace) -> dict[str, Any]:
     processes: list[Any] = []
     browser = Browser(len(games))
     try:
-        servers = livestack.start_servers(options.servers, logs, processes)
+        servers = livestack.start_servers(options.servers, logs, processes, asgi=options.asgi)
         play = livestack.worker_argv(workers.PLAY, 2)
         processes.append(livestack.start(play, logs / "worker-play.log"))
         # Production's layout: the searches members ask for have a worker of their own.
@@ -560,6 +560,12 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the members play")
     parser.add_argument(
         "--servers", type=int, default=2, help="ASGI server processes (each game's sockets on two)"
+    )
+    parser.add_argument(
+        "--asgi",
+        default=serve.SITE,
+        choices=serve.KINDS,
+        help=f"the ASGI server (the site runs on {serve.SITE})",
     )
     parser.add_argument("--bot-delay", type=float, default=0.5, help="seconds a bot waits")
     parser.add_argument("--engine", default="akropolis", help="the game's engine slug")
