@@ -22,6 +22,8 @@ def replacer[D](cls: type[D]) -> Callable[..., D]:
     names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
     if hasattr(cls, "__post_init__") or any(not f.init for f in fields(cls)):  # type: ignore[arg-type]
         raise TypeError(f"{cls.__name__} needs its __init__: use dataclasses.replace.")
+    if "__slots__" not in cls.__dict__:
+        raise TypeError(f"{cls.__name__} has no slots: use dataclasses.replace.")
     if len(names) < 2:
         raise TypeError(f"{cls.__name__} has one field: make it anew.")
     values_of = attrgetter(*names)

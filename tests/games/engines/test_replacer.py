@@ -52,7 +52,12 @@ def test_a_class_that_needs_its_init_is_refused():
         b: int
         total: int = field(init=False, default=0)
 
-    for cls in (Checked, Derived):
+    @dataclass(frozen=True)
+    class Unslotted:
+        a: int
+        b: int
+
+    for cls in (Checked, Derived, Unslotted):
         with pytest.raises(TypeError):
             replacer(cls)
 
